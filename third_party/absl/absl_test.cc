@@ -1,5 +1,6 @@
-// Checks that the system Abseil links and behaves: strings, formatting, StatusOr and
-// a hash map, the pieces umbra's parameter registry and trainer rely on.
+// Checks that the system Abseil links and behaves: strings, formatting,
+// StatusOr and a hash map, the pieces umbra's parameter registry and trainer
+// rely on.
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace {
 absl::StatusOr<int> ParsePositive(absl::string_view text) {
   int value = 0;
   if (!absl::SimpleAtoi(text, &value) || value <= 0) {
-    return absl::InvalidArgumentError(absl::StrFormat("'%s' is not a positive integer", text));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("'%s' is not a positive integer", text));
   }
   return value;
 }
@@ -33,7 +35,8 @@ TEST(AbslTest, StatusOrCarriesValueOrError) {
 
 TEST(AbslTest, SplitAndCountWords) {
   absl::flat_hash_map<std::string, int> counts;
-  for (absl::string_view word : absl::StrSplit("relu,conv,relu,fullc,relu", ',')) {
+  for (absl::string_view word :
+       absl::StrSplit("relu,conv,relu,fullc,relu", ',')) {
     ++counts[word];
   }
   EXPECT_EQ(counts.size(), 3u);

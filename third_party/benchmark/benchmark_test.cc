@@ -1,5 +1,5 @@
-// Checks that Google Benchmark links and runs: a registered benchmark is executed and
-// its counter reaches a custom reporter.
+// Checks that Google Benchmark links and runs: a registered benchmark is
+// executed and its counter reaches a custom reporter.
 #include "benchmark/benchmark.h"
 
 #include <numeric>
@@ -12,7 +12,8 @@ namespace {
 void BM_Accumulate(benchmark::State& state) {
   std::vector<float> values(state.range(0), 1.0f);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(std::accumulate(values.begin(), values.end(), 0.0f));
+    benchmark::DoNotOptimize(
+        std::accumulate(values.begin(), values.end(), 0.0f));
   }
   state.counters["elements"] = static_cast<double>(values.size());
 }
@@ -31,7 +32,9 @@ class RecordingReporter : public benchmark::BenchmarkReporter {
 };
 
 TEST(BenchmarkTest, RunsARegisteredBenchmark) {
-  benchmark::RegisterBenchmark("BM_Accumulate", BM_Accumulate)->Arg(256)->Iterations(10);
+  benchmark::RegisterBenchmark("BM_Accumulate", BM_Accumulate)
+      ->Arg(256)
+      ->Iterations(10);
   RecordingReporter reporter;
   EXPECT_EQ(benchmark::RunSpecifiedBenchmarks(&reporter), 1u);
   ASSERT_EQ(reporter.names.size(), 1u);

@@ -12,19 +12,22 @@ namespace {
 
 void Check(cudaError_t status, const char* call) {
   if (status != cudaSuccess) {
-    throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(status));
+    throw std::runtime_error(std::string(call) +
+                             " failed: " + cudaGetErrorString(status));
   }
 }
 
 void Check(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + " failed: " + cublasGetStatusString(status));
+    throw std::runtime_error(std::string(call) +
+                             " failed: " + cublasGetStatusString(status));
   }
 }
 
 void Check(cudnnStatus_t status, const char* call) {
   if (status != CUDNN_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string(call) + " failed: " + cudnnGetErrorString(status));
+    throw std::runtime_error(std::string(call) +
+                             " failed: " + cudnnGetErrorString(status));
   }
 }
 
@@ -35,7 +38,8 @@ class DeviceBuffer {
  public:
   explicit DeviceBuffer(const std::vector<float>& host) : size_(host.size()) {
     SMOKE_CHECK(cudaMalloc(&data_, size_ * sizeof(float)));
-    SMOKE_CHECK(cudaMemcpy(data_, host.data(), size_ * sizeof(float), cudaMemcpyHostToDevice));
+    SMOKE_CHECK(cudaMemcpy(data_, host.data(), size_ * sizeof(float),
+                           cudaMemcpyHostToDevice));
   }
   ~DeviceBuffer() { cudaFree(data_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -44,7 +48,8 @@ class DeviceBuffer {
   float* data() { return data_; }
   std::vector<float> ToHost() const {
     std::vector<float> host(size_);
-    SMOKE_CHECK(cudaMemcpy(host.data(), data_, size_ * sizeof(float), cudaMemcpyDeviceToHost));
+    SMOKE_CHECK(cudaMemcpy(host.data(), data_, size_ * sizeof(float),
+                           cudaMemcpyDeviceToHost));
     return host;
   }
 
@@ -54,7 +59,8 @@ class DeviceBuffer {
 };
 
 __global__ void SaxpyKernel(int n, float a, const float* x, float* y) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
     y[i] = a * x[i] + y[i];
   }
 }
@@ -67,7 +73,8 @@ int DeviceCount() {
 }
 
 void Saxpy(float a, const std::vector<float>& x, std::vector<float>* y) {
-  if (x.size() != y->size()) throw std::invalid_argument("Saxpy: x and y differ in size");
+  if (x.size() != y->size())
+    throw std::invalid_argument("Saxpy: x and y differ in size");
   DeviceBuffer device_x(x), device_y(*y);
   const int n = static_cast<int>(x.size());
   SaxpyKernel<<<(n + 255) / 256, 256>>>(n, a, device_x.data(), device_y.data());
@@ -77,14 +84,15 @@ void Saxpy(float a, const std::vector<float>& x, std::vector<float>* y) {
 
 std::vector<float> Sgemm(int m, int n, int k, const std::vector<float>& a,
                          const std::vector<float>& b) {
-  DeviceBuffer device_a(a), device_b(b), device_c(std::vector<float>(size_t(m) * n));
+  DeviceBuffer device_a(a), device_b(b),
+      device_c(std::vector<float>(size_t(m) * n));
   cublasHandle_t handle;
   SMOKE_CHECK(cublasCreate(&handle));
   const float one = 1.0f, zero = 0.0f;
   // Row-major C = A * B is column-major C^T = B^T * A^T.
-  const cublasStatus_t status =
-      cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, device_b.data(), n,
-                  device_a.data(), k, &zero, device_c.data(), n);
+  const cublasStatus_t status = cublasSgemm(
+      handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, device_b.data(), n,
+      device_a.data(), k, &zero, device_c.data(), n);
   cublasDestroy(handle);
   SMOKE_CHECK(status);
   return device_c.ToHost();

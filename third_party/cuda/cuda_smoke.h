@@ -1,6 +1,6 @@
-// The CUDA toolchain's smoke check: a hand-written kernel, a cuBLAS product and a
-// cuDNN handle, each behind a plain C++ call, so a test can check that nvcc, the
-// cuda_library rule and the toolkit's libraries all work together.
+// The CUDA toolchain's smoke check: a hand-written kernel, a cuBLAS product and
+// a cuDNN handle, each behind a plain C++ call, so a test can check that nvcc,
+// the cuda_library rule and the toolkit's libraries all work together.
 //
 // Example:
 //   std::vector<float> y = {1, 2};

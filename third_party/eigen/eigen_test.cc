@@ -1,5 +1,5 @@
-// Checks that the Eigen headers are found and compute: a fused array expression on
-// random data against a plain loop.
+// Checks that the Eigen headers are found and compute: a fused array expression
+// on random data against a plain loop.
 #include <Eigen/Core>
 #include <random>
 

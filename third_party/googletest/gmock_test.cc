@@ -26,9 +26,12 @@ double Elapsed(Clock& clock) {
 
 TEST(GmockTest, ExpectationsAndMatchers) {
   MockClock clock;
-  EXPECT_CALL(clock, Now()).WillOnce(testing::Return(1.5)).WillOnce(testing::Return(4.0));
+  EXPECT_CALL(clock, Now())
+      .WillOnce(testing::Return(1.5))
+      .WillOnce(testing::Return(4.0));
   EXPECT_DOUBLE_EQ(Elapsed(clock), 2.5);
-  EXPECT_THAT((std::vector<int>{3, 1, 2}), testing::UnorderedElementsAre(1, 2, 3));
+  EXPECT_THAT((std::vector<int>{3, 1, 2}),
+              testing::UnorderedElementsAre(1, 2, 3));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Checks that OpenBLAS's cblas links and computes: sgemm on random matrices of odd
-// sizes, with a transposed operand, against a naive product in double.
+// Checks that OpenBLAS's cblas links and computes: sgemm on random matrices of
+// odd sizes, with a transposed operand, against a naive product in double.
 #include <cblas.h>
 
 #include <random>
@@ -18,14 +18,16 @@ TEST(OpenBlasTest, SgemmMatchesNaiveProduct) {
   for (float& x : b_transposed) x = uniform(rng);
 
   // C = A * B where B is stored transposed (n x k, row-major).
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(), k,
-              b_transposed.data(), k, 0.0f, c.data(), n);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a.data(),
+              k, b_transposed.data(), k, 0.0f, c.data(), n);
 
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       double expected = 0.0;
-      for (int p = 0; p < k; ++p) expected += double(a[i * k + p]) * b_transposed[j * k + p];
-      ASSERT_NEAR(c[i * n + j], expected, 1e-4) << "at (" << i << ", " << j << ")";
+      for (int p = 0; p < k; ++p)
+        expected += double(a[i * k + p]) * b_transposed[j * k + p];
+      ASSERT_NEAR(c[i * n + j], expected, 1e-4)
+          << "at (" << i << ", " << j << ")";
     }
   }
 }

@@ -1,5 +1,5 @@
-// Checks that a .proto compiled by the system protoc links against libprotobuf and
-// round-trips through its wire format, and that corrupt bytes are refused.
+// Checks that a .proto compiled by the system protoc links against libprotobuf
+// and round-trips through its wire format, and that corrupt bytes are refused.
 #include <random>
 #include <string>
 
@@ -28,7 +28,8 @@ TEST(ProtobufTest, RoundTripThroughWireFormat) {
   for (int i = 0; i < 21; ++i) EXPECT_EQ(parsed.values(i), tensor.values(i));
   EXPECT_EQ(parsed.written().seconds(), 1795000000);
 
-  EXPECT_FALSE(parsed.ParseFromString(bytes.substr(0, bytes.size() / 2) + "\xff\xff"));
+  EXPECT_FALSE(
+      parsed.ParseFromString(bytes.substr(0, bytes.size() / 2) + "\xff\xff"));
 }
 
 }  // namespace
