@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs everything CI checks, in order: installs what is missing (tools/setup.sh), runs
+# `bazel test //...`, builds the GPU backend with `--config=cuda` (it must compile and
+# link with nvcc even where there is no GPU), then builds and tests the example
+# workspace that depends on umbra. Ends with one line: `N passed, N failed`.
+#
+#   tools/test.sh            # as root on a fresh machine, or after tools/setup.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash tools/setup.sh || { echo "test: setup failed; see above."; echo "0 passed, 1 failed"; exit 1; }
+if ! command -v bazel >/dev/null; then
+  echo "test: Bazel is not installed. It comes from the Debian package bazel-bootstrap:"
+  echo "      run tools/setup.sh as root (or apt-get install bazel-bootstrap)."
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+events=$(mktemp -d)
+trap 'rm -rf "$events"' EXIT
+started=$SECONDS
+step() { echo; echo "==== $* ($((SECONDS - started)) s)"; }
+
+step "bazel test //..."
+bazel test //... --keep_going --build_event_json_file="$events/1-cpu-tests.json"
+
+cuda_path=${CUDA_PATH:-/usr/local/cuda}
+if [ -x "$cuda_path/bin/nvcc" ]; then
+  step "bazel build --config=cuda //..."
+  bazel build --config=cuda //... --keep_going \
+    --build_event_json_file="$events/2-cuda-build.json"
+else
+  step "no CUDA toolkit at $cuda_path (set CUDA_PATH): the GPU build is skipped"
+fi
+
+step "tools/consumer_example: bazel test //..."
+(cd tools/consumer_example &&
+  bazel test //... --keep_going --build_event_json_file="$events/3-consumer-tests.json")
+
+step "summary"
+python3 tools/test_summary.py "$events"/*.json
