@@ -52,8 +52,8 @@ _OPTIMIZATION_FLAGS = {
 def _nvcc_objects_impl(ctx):
     if not CUDA_FOUND:
         fail(("--config=cuda needs a CUDA toolkit, and there is no nvcc at {}/bin/nvcc. " +
-              "Install CUDA 13 there, point CUDA_PATH at another toolkit (then " +
-              "`bazel sync --configure`), or build without --config=cuda.").format(CUDA_PATH))
+              "Install CUDA 13 there, point CUDA_PATH at another toolkit, or build " +
+              "without --config=cuda.").format(CUDA_PATH))
     cc_toolchain = find_cpp_toolchain(ctx)
     context = cc_common.merge_cc_infos(
         cc_infos = [dep[CcInfo] for dep in ctx.attr.deps],
