@@ -20,6 +20,8 @@ bool SplitTuple(absl::string_view text,
     text = absl::StripAsciiWhitespace(text.substr(1, text.size() - 2));
   }
   if (text.empty()) return true;
+  // Brackets only around the whole tuple.
+  if (text.find_first_of("()[]") != absl::string_view::npos) return false;
   for (absl::string_view piece : absl::StrSplit(text, ',')) {
     elements->push_back(absl::StripAsciiWhitespace(piece));
   }

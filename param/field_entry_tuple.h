@@ -33,8 +33,9 @@ namespace param {
 namespace internal {
 
 // Splits "(a, b, c)" / "[a,b,c]" / "a,b,c" into its elements, each without
-// surrounding whitespace. Returns false for unbalanced brackets or an empty
-// element ("1,,2"); one trailing comma is allowed ("(3,)").
+// surrounding whitespace. Returns false for brackets anywhere but around the
+// whole tuple, or an empty element ("1,,2"); one trailing comma is allowed
+// ("(3,)").
 bool SplitTuple(absl::string_view text,
                 std::vector<absl::string_view>* elements);
 

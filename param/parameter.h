@@ -213,9 +213,11 @@ class Parameter {
     return &singleton.manager;                                             \
   }
 
-// Registers PType, in exactly one .cc file, at namespace scope (PType may be
-// qualified). The struct is built and checked during static initialisation; a
-// declaration mistake prints its ParamError and aborts.
+// Registers PType, in exactly one .cc file, at namespace scope. The registry
+// and messages name the struct as written here: register inside the struct's
+// namespace to get "FullcParam" rather than "umbra::layers::FullcParam". The
+// struct is built and checked during static initialisation; a declaration
+// mistake prints its ParamError and aborts.
 #define UMBRA_REGISTER_PARAMETER(PType)                   \
   UMBRA_DEFINE_PARAMETER_MANAGER_(PType)                  \
   [[maybe_unused]] static const bool UMBRA_PARAM_CONCAT_( \
