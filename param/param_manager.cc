@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "param/edit_distance.h"
 #include "param/param_error.h"
@@ -123,7 +124,11 @@ std::vector<ParamFieldInfo> ParamManager::GetFieldInfo() const {
 void ParamManager::PrintDocString(std::ostream& os) const {
   for (const ParamFieldInfo& info : GetFieldInfo()) {
     os << info.name << " : " << info.type_info_str << '\n';
-    if (!info.description.empty()) os << "    " << info.description << '\n';
+    if (!info.description.empty()) {
+      // Every line of the description indented under the field.
+      os << "    " << absl::StrReplaceAll(info.description, {{"\n", "\n    "}})
+         << '\n';
+    }
     if (!info.aliases.empty()) {
       os << "    Also accepted as: " << absl::StrJoin(info.aliases, ", ")
          << '\n';
