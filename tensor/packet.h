@@ -1,0 +1,405 @@
+// SIMD packets for CPU expressions: Packet<DType, Arch> holds kSize elements
+// (plain: 1, SSE2: 4 floats / 2 doubles, AVX2: 8 floats / 4 doubles) and
+// behaves like a scalar (+ - * /, Fill, Load, Store). The engine evaluates an
+// expression with packets whenever PacketCheck passes (float or double
+// tensors and scalars combined by operators that have a PacketOp), with a
+// scalar loop for the tail of each row. The architecture is picked at compile
+// time from the target (UMBRA_DEFAULT_PACKET).
+//
+// Loads and stores are unaligned (as fast as aligned ones on x86-64-v3);
+// AllocSpace still returns AlignBytes-aligned memory, and PacketAlignCheck
+// tells whether every operand of an expression is aligned.
+//
+// Example:
+//   using P = umbra::packet::Packet<float, UMBRA_DEFAULT_PACKET>;
+//   P a = P::LoadUnAligned(x), b = P::Fill(2.0f);
+//   (a * b).StoreUnAligned(y);
+#ifndef UMBRA_TENSOR_PACKET_H_
+#define UMBRA_TENSOR_PACKET_H_
+
+#include <cstdlib>
+
+#include "tensor/base.h"
+#include "tensor/expr_engine.h"
+#include "tensor/operators.h"
+
+namespace umbra {
+namespace packet {
+
+// Instruction set of a packet.
+enum PacketArch { kPlain, kSSE2, kAVX2 };
+
+#if defined(__AVX2__) && defined(__FMA__)
+#define UMBRA_DEFAULT_PACKET ::umbra::packet::kAVX2
+#elif defined(__SSE2__)
+#define UMBRA_DEFAULT_PACKET ::umbra::packet::kSSE2
+#else
+#define UMBRA_DEFAULT_PACKET ::umbra::packet::kPlain
+#endif
+
+// Alignment in bytes that packets of Arch prefer.
+template <PacketArch Arch>
+struct AlignBytes {
+  static const index_t value = Arch == kAVX2 ? 32 : 16;
+};
+
+// Packet<DType, Arch>: kSize elements processed together.
+template <typename DType, PacketArch Arch>
+struct Packet;
+
+// The plain packet: one element (used for DTypes or targets without SIMD).
+template <typename DType>
+struct Packet<DType, kPlain> {
+  static const index_t kSize = 1;
+  DType data_;
+  Packet() {}
+  explicit Packet(DType data) : data_(data) {}
+  UMBRA_CINLINE static Packet Fill(DType s) { return Packet(s); }
+  UMBRA_CINLINE static Packet Load(const DType* src) { return Packet(*src); }
+  UMBRA_CINLINE static Packet LoadUnAligned(const DType* src) {
+    return Packet(*src);
+  }
+  UMBRA_CINLINE void Store(DType* dst) const { *dst = data_; }
+  UMBRA_CINLINE void StoreUnAligned(DType* dst) const { *dst = data_; }
+  UMBRA_CINLINE Packet& operator=(DType s) {
+    data_ = s;
+    return *this;
+  }
+  UMBRA_CINLINE DType Sum() const { return data_; }
+};
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> operator+(Packet<DType, kPlain> a,
+                                              Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ + b.data_);
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> operator-(Packet<DType, kPlain> a,
+                                              Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ - b.data_);
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> operator*(Packet<DType, kPlain> a,
+                                              Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ * b.data_);
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> operator/(Packet<DType, kPlain> a,
+                                              Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ / b.data_);
+}
+// Primitives every architecture provides; each matches the scalar operator
+// bit for bit (NaN handling included).
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> Max(Packet<DType, kPlain> a,
+                                        Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ > b.data_ ? a.data_ : b.data_);
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> Min(Packet<DType, kPlain> a,
+                                        Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ < b.data_ ? a.data_ : b.data_);
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> Sqrt(Packet<DType, kPlain> a) {
+  return Packet<DType, kPlain>(math::sqrt(a.data_));
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> Abs(Packet<DType, kPlain> a) {
+  return Packet<DType, kPlain>(math::fabs(a.data_));
+}
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> Negate(Packet<DType, kPlain> a) {
+  return Packet<DType, kPlain>(-a.data_);
+}
+// 1 where a < b, else 0.
+template <typename DType>
+UMBRA_CINLINE Packet<DType, kPlain> LessAsOne(Packet<DType, kPlain> a,
+                                              Packet<DType, kPlain> b) {
+  return Packet<DType, kPlain>(a.data_ < b.data_ ? DType(1) : DType(0));
+}
+
+}  // namespace packet
+}  // namespace umbra
+
+#if defined(__SSE2__)
+#include "tensor/packet_sse2.h"
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+#include "tensor/packet_avx2.h"
+#endif
+
+namespace umbra {
+namespace packet {
+
+// Allocates num_line rows of lspace bytes each, every row starting on a
+// 64-byte boundary; *out_pitch receives the row pitch in bytes. Free with
+// AlignedFree. Throws std::bad_alloc when out of memory.
+void* AlignedMallocPitch(size_t* out_pitch, size_t lspace, size_t num_line);
+// Frees memory from AlignedMallocPitch.
+void AlignedFree(void* ptr);
+
+// Whether pitch (bytes) or a pointer is a multiple of AlignBytes<Arch>.
+template <PacketArch Arch>
+inline bool CheckAlign(size_t pitch) {
+  return !(pitch & (AlignBytes<Arch>::value - 1));
+}
+template <PacketArch Arch>
+inline bool CheckAlign(const void* ptr) {
+  return CheckAlign<Arch>(reinterpret_cast<size_t>(ptr));
+}
+// size rounded up / down to a multiple of the packet size.
+template <typename DType, PacketArch Arch>
+inline index_t UpperAlign(index_t size) {
+  const index_t n = Packet<DType, Arch>::kSize;
+  return (size + n - 1) / n * n;
+}
+template <typename DType, PacketArch Arch>
+inline index_t LowerAlign(index_t size) {
+  const index_t n = Packet<DType, Arch>::kSize;
+  return size / n * n;
+}
+
+// PacketOp<OP, DType, Arch>: the packet version of op::OP, when kEnabled.
+template <typename OP, typename DType, PacketArch Arch>
+struct PacketOp {
+  static const bool kEnabled = false;
+};
+#define UMBRA_PACKET_UNARY(OP, expr)                        \
+  template <typename DType, PacketArch Arch>                \
+  struct PacketOp<op::OP, DType, Arch> {                    \
+    static const bool kEnabled = true;                      \
+    typedef Packet<DType, Arch> P;                          \
+    UMBRA_CINLINE static P Map(const P& a) { return expr; } \
+  };
+#define UMBRA_PACKET_BINARY(OP, expr)                                   \
+  template <typename DType, PacketArch Arch>                            \
+  struct PacketOp<op::OP, DType, Arch> {                                \
+    static const bool kEnabled = true;                                  \
+    typedef Packet<DType, Arch> P;                                      \
+    UMBRA_CINLINE static P Map(const P& a, const P& b) { return expr; } \
+  };
+UMBRA_PACKET_UNARY(identity, a)
+UMBRA_PACKET_UNARY(negation, Negate(a))
+UMBRA_PACKET_UNARY(sqrt, Sqrt(a))
+UMBRA_PACKET_UNARY(rsqrt, P::Fill(DType(1)) / Sqrt(a))
+UMBRA_PACKET_UNARY(square, a* a)
+UMBRA_PACKET_UNARY(abs, Abs(a))
+UMBRA_PACKET_UNARY(sign, LessAsOne(P::Fill(DType(0)), a) -
+                             LessAsOne(a, P::Fill(DType(0))))
+UMBRA_PACKET_UNARY(relu, Max(a, P::Fill(DType(0))))
+UMBRA_PACKET_UNARY(relu_grad, LessAsOne(P::Fill(DType(0)), a))
+UMBRA_PACKET_UNARY(sigmoid_grad, a*(P::Fill(DType(1)) - a))
+UMBRA_PACKET_UNARY(tanh_grad, P::Fill(DType(1)) - a * a)
+UMBRA_PACKET_BINARY(right, b)
+UMBRA_PACKET_BINARY(plus, a + b)
+UMBRA_PACKET_BINARY(minus, a - b)
+UMBRA_PACKET_BINARY(mul, a* b)
+UMBRA_PACKET_BINARY(div, a / b)
+UMBRA_PACKET_BINARY(maximum, Max(a, b))
+UMBRA_PACKET_BINARY(minimum, Min(a, b))
+UMBRA_PACKET_BINARY(clip, Min(b, Max(Negate(b), a)))
+UMBRA_PACKET_BINARY(threshold, LessAsOne(a, b))
+#undef UMBRA_PACKET_UNARY
+#undef UMBRA_PACKET_BINARY
+
+// Saver<SV, DType, Arch>::Save(dst, src): *dst <SV> src for a packet.
+template <typename SV, typename DType, PacketArch Arch>
+struct Saver {
+  UMBRA_CINLINE static void Save(DType* dst, const Packet<DType, Arch>& src) {
+    Packet<DType, Arch> lhs = Packet<DType, Arch>::LoadUnAligned(dst);
+    PacketOp<typename SV::OPType, DType, Arch>::Map(lhs, src).StoreUnAligned(
+        dst);
+  }
+};
+template <typename DType, PacketArch Arch>
+struct Saver<sv::saveto, DType, Arch> {
+  UMBRA_CINLINE static void Save(DType* dst, const Packet<DType, Arch>& src) {
+    src.StoreUnAligned(dst);
+  }
+};
+
+}  // namespace packet
+
+namespace expr {
+typedef packet::PacketArch PacketArch;
+
+// Like Plan, but EvalPacket(y, x) returns the packet of elements
+// (y, x) .. (y, x + kSize - 1).
+template <typename ExpType, typename DType, PacketArch Arch>
+class PacketPlan;
+
+template <int dim, typename DType, PacketArch Arch>
+class PacketPlan<Tensor<cpu, dim, DType>, DType, Arch> {
+ public:
+  explicit PacketPlan(const Tensor<cpu, dim, DType>& t)
+      : dptr_(t.dptr_), stride_(t.stride_) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    return packet::Packet<DType, Arch>::LoadUnAligned(&dptr_[y * stride_ + x]);
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const {
+    return dptr_[y * stride_ + x];
+  }
+
+ private:
+  const DType* dptr_;
+  index_t stride_;
+};
+
+template <typename DType, PacketArch Arch>
+class PacketPlan<ScalarExp<DType>, DType, Arch> {
+ public:
+  explicit PacketPlan(DType scalar) : scalar_(scalar) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    return packet::Packet<DType, Arch>::Fill(scalar_);
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const { return scalar_; }
+
+ private:
+  DType scalar_;
+};
+
+template <typename OP, typename TA, typename TB, int etype, typename DType,
+          PacketArch Arch>
+class PacketPlan<BinaryMapExp<OP, TA, TB, DType, etype>, DType, Arch> {
+ public:
+  PacketPlan(const PacketPlan<TA, DType, Arch>& lhs,
+             const PacketPlan<TB, DType, Arch>& rhs)
+      : lhs_(lhs), rhs_(rhs) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    return packet::PacketOp<OP, DType, Arch>::Map(lhs_.EvalPacket(y, x),
+                                                  rhs_.EvalPacket(y, x));
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const {
+    return OP::Map(lhs_.Eval(y, x), rhs_.Eval(y, x));
+  }
+
+ private:
+  PacketPlan<TA, DType, Arch> lhs_;
+  PacketPlan<TB, DType, Arch> rhs_;
+};
+
+template <typename OP, typename TA, int etype, typename DType, PacketArch Arch>
+class PacketPlan<UnaryMapExp<OP, TA, DType, etype>, DType, Arch> {
+ public:
+  explicit PacketPlan(const PacketPlan<TA, DType, Arch>& src) : src_(src) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    return packet::PacketOp<OP, DType, Arch>::Map(src_.EvalPacket(y, x));
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const {
+    return OP::Map(src_.Eval(y, x));
+  }
+
+ private:
+  PacketPlan<TA, DType, Arch> src_;
+};
+
+template <PacketArch Arch, int dim, typename DType>
+inline PacketPlan<Tensor<cpu, dim, DType>, DType, Arch> MakePacketPlan(
+    const Tensor<cpu, dim, DType>& e) {
+  return PacketPlan<Tensor<cpu, dim, DType>, DType, Arch>(e);
+}
+template <PacketArch Arch, typename DType>
+inline PacketPlan<ScalarExp<DType>, DType, Arch> MakePacketPlan(
+    const ScalarExp<DType>& e) {
+  return PacketPlan<ScalarExp<DType>, DType, Arch>(e.scalar_);
+}
+template <PacketArch Arch, typename OP, typename TA, typename TB,
+          typename DType, int etype>
+inline PacketPlan<BinaryMapExp<OP, TA, TB, DType, etype>, DType, Arch>
+MakePacketPlan(const BinaryMapExp<OP, TA, TB, DType, etype>& e);
+template <PacketArch Arch, typename OP, typename TA, typename DType, int etype>
+inline PacketPlan<UnaryMapExp<OP, TA, DType, etype>, DType, Arch>
+MakePacketPlan(const UnaryMapExp<OP, TA, DType, etype>& e);
+
+template <PacketArch Arch, typename OP, typename TA, typename TB,
+          typename DType, int etype>
+inline PacketPlan<BinaryMapExp<OP, TA, TB, DType, etype>, DType, Arch>
+MakePacketPlan(const BinaryMapExp<OP, TA, TB, DType, etype>& e) {
+  return PacketPlan<BinaryMapExp<OP, TA, TB, DType, etype>, DType, Arch>(
+      MakePacketPlan<Arch>(e.lhs_.self()), MakePacketPlan<Arch>(e.rhs_.self()));
+}
+template <PacketArch Arch, typename OP, typename TA, typename DType, int etype>
+inline PacketPlan<UnaryMapExp<OP, TA, DType, etype>, DType, Arch>
+MakePacketPlan(const UnaryMapExp<OP, TA, DType, etype>& e) {
+  return PacketPlan<UnaryMapExp<OP, TA, DType, etype>, DType, Arch>(
+      MakePacketPlan<Arch>(e.src_.self()));
+}
+
+// PacketCheck<E, Arch>::kPass: E can be evaluated with packets (float or
+// double data, every operator has a PacketOp). Anything else (typecast,
+// transpose, chainers, other dtypes) uses the scalar Plan.
+template <typename E, PacketArch Arch>
+struct PacketCheck {
+  static const bool kPass = false;
+};
+template <PacketArch Arch>
+struct PacketCheck<float, Arch> {
+  static const bool kPass = true;
+};
+template <PacketArch Arch>
+struct PacketCheck<double, Arch> {
+  static const bool kPass = true;
+};
+template <typename DType, PacketArch Arch>
+struct PacketCheck<ScalarExp<DType>, Arch> {
+  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+};
+template <int dim, typename DType, PacketArch Arch>
+struct PacketCheck<Tensor<cpu, dim, DType>, Arch> {
+  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+};
+template <typename OP, typename TA, typename DType, int etype, PacketArch Arch>
+struct PacketCheck<UnaryMapExp<OP, TA, DType, etype>, Arch> {
+  static const bool kPass = PacketCheck<TA, Arch>::kPass &&
+                            packet::PacketOp<OP, DType, Arch>::kEnabled;
+};
+template <typename OP, typename TA, typename TB, typename DType, int etype,
+          PacketArch Arch>
+struct PacketCheck<BinaryMapExp<OP, TA, TB, DType, etype>, Arch> {
+  static const bool kPass = packet::PacketOp<OP, DType, Arch>::kEnabled &&
+                            PacketCheck<TA, Arch>::kPass &&
+                            PacketCheck<TB, Arch>::kPass;
+};
+
+// PacketAlignCheck<dim, E, Arch>::Check(e): every tensor of e starts on an
+// AlignBytes boundary and has an aligned row pitch.
+template <int dim, typename E, PacketArch Arch>
+struct PacketAlignCheck {
+  inline static bool Check(const E& exp) { return false; }
+};
+template <int dim, typename DType, PacketArch Arch>
+struct PacketAlignCheck<dim, Tensor<cpu, dim, DType>, Arch> {
+  inline static bool Check(const Tensor<cpu, dim, DType>& t) {
+    return packet::CheckAlign<Arch>(t.dptr_) &&
+           packet::CheckAlign<Arch>(
+               static_cast<size_t>(t.stride_ * sizeof(DType)));
+  }
+};
+template <int dim, typename DType, PacketArch Arch>
+struct PacketAlignCheck<dim, ScalarExp<DType>, Arch> {
+  inline static bool Check(const ScalarExp<DType>& exp) { return true; }
+};
+template <int dim, typename OP, typename TA, typename TB, typename DType,
+          int etype, PacketArch Arch>
+struct PacketAlignCheck<dim, BinaryMapExp<OP, TA, TB, DType, etype>, Arch> {
+  inline static bool Check(const BinaryMapExp<OP, TA, TB, DType, etype>& t) {
+    return PacketAlignCheck<dim, TA, Arch>::Check(t.lhs_.self()) &&
+           PacketAlignCheck<dim, TB, Arch>::Check(t.rhs_.self());
+  }
+};
+template <int dim, typename OP, typename TA, typename DType, int etype,
+          PacketArch Arch>
+struct PacketAlignCheck<dim, UnaryMapExp<OP, TA, DType, etype>, Arch> {
+  inline static bool Check(const UnaryMapExp<OP, TA, DType, etype>& t) {
+    return PacketAlignCheck<dim, TA, Arch>::Check(t.src_.self());
+  }
+};
+
+}  // namespace expr
+}  // namespace umbra
+
+#endif  // UMBRA_TENSOR_PACKET_H_

@@ -1,0 +1,124 @@
+// Helpers for the tensor tests: a seeded RNG whose seed comes from
+// std::random_device and is printed on failure, owned random tensors, and
+// element-wise comparison against a reference.
+//
+// Example:
+//   umbra::test::Rng rng;  // SCOPED_TRACE prints the seed on failure
+//   auto a = rng.Tensor<2, float>(umbra::Shape2(7, 13));
+//   EXPECT_TRUE(umbra::test::AllNear(a.view(), ref, 1e-6));
+#ifndef UMBRA_TENSOR_TEST_UTIL_H_
+#define UMBRA_TENSOR_TEST_UTIL_H_
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace test {
+
+// A fresh, seeded generator. Construct it at the top of a test: the seed is
+// attached to every failure message of the test through SCOPED_TRACE.
+class Rng {
+ public:
+  Rng()
+      : seed_(std::random_device{}()),
+        engine_(seed_),
+        trace_(__FILE__, __LINE__, "random seed " + std::to_string(seed_)) {}
+  unsigned seed() const { return seed_; }
+  double Uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(engine_);
+  }
+  int Int(int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(engine_);
+  }
+  // A container of the shape filled with uniform values in [lo, hi).
+  template <int dim, typename DType>
+  TensorContainer<cpu, dim, DType> Tensor(const Shape<dim>& shape,
+                                          double lo = -2.0, double hi = 2.0,
+                                          bool pad = false) {
+    TensorContainer<cpu, dim, DType> t(shape, pad);
+    Fill(t.view(), lo, hi);
+    return t;
+  }
+  // Fills a (possibly strided) tensor with uniform values in [lo, hi).
+  template <int dim, typename DType>
+  void Fill(umbra::Tensor<cpu, dim, DType> t, double lo = -2.0,
+            double hi = 2.0) {
+    umbra::Tensor<cpu, 2, DType> t2 = t.FlatTo2D();
+    for (index_t y = 0; y < t2.size(0); ++y) {
+      for (index_t x = 0; x < t2.size(1); ++x) {
+        t2[y][x] = DType(Uniform(lo, hi));
+      }
+    }
+  }
+
+ private:
+  unsigned seed_;
+  std::mt19937 engine_;
+  ::testing::ScopedTrace trace_;
+};
+
+// Element (y, x) of the 2-D view of t.
+template <int dim, typename DType>
+DType At(const umbra::Tensor<cpu, dim, DType>& t, index_t y, index_t x) {
+  return t.FlatTo2D()[y][x];
+}
+
+// Checks |t - ref(y, x)| <= tol * max(1, |ref|) at every (y, x) of the 2-D
+// view of t; reports the first mismatch.
+template <int dim, typename DType>
+::testing::AssertionResult AllNear(
+    const umbra::Tensor<cpu, dim, DType>& t,
+    const std::function<double(index_t, index_t)>& ref, double tol) {
+  umbra::Tensor<cpu, 2, DType> t2 = t.FlatTo2D();
+  for (index_t y = 0; y < t2.size(0); ++y) {
+    for (index_t x = 0; x < t2.size(1); ++x) {
+      const double want = ref(y, x);
+      const double got = static_cast<double>(t2[y][x]);
+      const double err = std::fabs(got - want);
+      const bool both_nan = std::isnan(got) && std::isnan(want);
+      if (!both_nan && !(err <= tol * std::max(1.0, std::fabs(want)))) {
+        return ::testing::AssertionFailure()
+               << "at (" << y << ", " << x << ") of " << t.shape_ << ": got "
+               << got << ", want " << want;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Checks two tensors are bitwise equal.
+template <int dim, typename DType>
+::testing::AssertionResult BitwiseEqual(
+    const umbra::Tensor<cpu, dim, DType>& a,
+    const umbra::Tensor<cpu, dim, DType>& b) {
+  if (a.shape_ != b.shape_) {
+    return ::testing::AssertionFailure()
+           << "shapes " << a.shape_ << " vs " << b.shape_;
+  }
+  umbra::Tensor<cpu, 2, DType> a2 = a.FlatTo2D(), b2 = b.FlatTo2D();
+  for (index_t y = 0; y < a2.size(0); ++y) {
+    if (std::memcmp(a2[y].dptr_, b2[y].dptr_, sizeof(DType) * a2.size(1)) !=
+        0) {
+      return ::testing::AssertionFailure() << "row " << y << " differs";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs fn with the given thread count, restoring the default afterwards.
+inline void WithThreads(int n, const std::function<void()>& fn) {
+  SetNumThreads(n);
+  fn();
+  SetNumThreads(0);
+}
+
+}  // namespace test
+}  // namespace umbra
+
+#endif  // UMBRA_TENSOR_TEST_UTIL_H_

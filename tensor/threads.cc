@@ -1,0 +1,154 @@
+#include "tensor/threads.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace umbra {
+namespace {
+
+int HardwareThreads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+// Whether the current thread is executing a pool task.
+thread_local bool in_task = false;
+
+// A persistent pool of num_threads - 1 workers; the caller is the last one.
+class ThreadPool {
+ public:
+  ThreadPool() { Start(HardwareThreads()); }
+  ~ThreadPool() { Stop(); }
+
+  void SetNumThreads(int n) {
+    std::lock_guard<std::mutex> run_lock(run_mu_);
+    Stop();
+    Start(n <= 0 ? HardwareThreads() : n);
+  }
+  int num_threads() const { return num_threads_; }
+
+  void Run(int num_tasks, const std::function<void(int)>& task) {
+    std::unique_lock<std::mutex> run_lock(run_mu_, std::try_to_lock);
+    if (num_tasks <= 1 || workers_.empty() || in_task ||
+        !run_lock.owns_lock()) {
+      for (int i = 0; i < num_tasks; ++i) task(i);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      task_ = &task;
+      num_tasks_ = num_tasks;
+      next_.store(0);
+      pending_ = num_tasks;
+      error_ = nullptr;
+      ++generation_;
+    }
+    work_cv_.notify_all();
+    DoTasks();
+    std::unique_lock<std::mutex> lock(mu_);
+    // Also wait for every worker that joined this job to leave it, so that no
+    // straggler can claim a task index of the next job.
+    done_cv_.wait(lock, [this] { return pending_ == 0 && active_ == 0; });
+    task_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void Start(int n) {
+    num_threads_ = n;
+    stop_ = false;
+    for (int i = 1; i < n; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    work_cv_.notify_all();
+    for (std::thread& t : workers_) t.join();
+    workers_.clear();
+  }
+  void WorkerLoop() {
+    uint64_t seen = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      seen = generation_;
+    }
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        // Join only a job that is still open; a finished one may already be
+        // followed by the next job's setup.
+        if (pending_ == 0) continue;
+        ++active_;
+      }
+      DoTasks();
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--active_ == 0) done_cv_.notify_all();
+    }
+  }
+  // Claims and runs tasks until none are left.
+  void DoTasks() {
+    int done = 0;
+    while (true) {
+      const int i = next_.fetch_add(1);
+      if (i >= num_tasks_) break;
+      in_task = true;
+      try {
+        (*task_)(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!error_) error_ = std::current_exception();
+      }
+      in_task = false;
+      ++done;
+    }
+    if (done == 0) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_ -= done;
+    if (pending_ == 0) done_cv_.notify_all();
+  }
+
+  std::mutex run_mu_;  // one Run at a time
+  std::mutex mu_;      // guards the job fields below
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  std::vector<std::thread> workers_;
+  int num_threads_ = 1;
+  bool stop_ = false;
+  uint64_t generation_ = 0;
+  const std::function<void(int)>* task_ = nullptr;
+  int num_tasks_ = 0;
+  std::atomic<int> next_{0};
+  int pending_ = 0;
+  int active_ = 0;  // workers inside DoTasks for the current job
+  std::exception_ptr error_;
+};
+
+ThreadPool& Pool() {
+  static ThreadPool* pool = new ThreadPool();  // never destroyed: workers
+  return *pool;                                // may outlive static dtors
+}
+
+std::atomic<index_t> parallel_threshold{index_t{1} << 16};
+
+}  // namespace
+
+void SetNumThreads(int n) { Pool().SetNumThreads(n); }
+int GetNumThreads() { return Pool().num_threads(); }
+void SetParallelThreshold(index_t num_elements) {
+  parallel_threshold.store(num_elements < 1 ? 1 : num_elements);
+}
+index_t GetParallelThreshold() { return parallel_threshold.load(); }
+void ParallelFor(int num_tasks, const std::function<void(int)>& task) {
+  Pool().Run(num_tasks, task);
+}
+
+}  // namespace umbra
