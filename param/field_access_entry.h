@@ -42,7 +42,7 @@ class FieldAccessEntry {
   virtual void Set(void* head, absl::string_view value) const = 0;
   // Throws ParamError when the field's current value breaks its constraints
   // (a value stored by hand rather than through Set).
-  virtual void Check(void* head) const {}
+  virtual void Check(void* /*head*/) const {}
   // The field's current value as text that Set accepts back.
   virtual std::string GetStringValue(void* head) const = 0;
   // The field described in text; `aliases` is left empty (the manager knows

@@ -153,12 +153,16 @@ class FieldEntryBase : public FieldAccessEntry {
         return false;
       }
     } else {
+      // Overridden by every FieldEntry of a type without operator>>.
+      static_cast<void>(text);
+      static_cast<void>(out);
+      static_cast<void>(reason);
       return false;
     }
   }
   // True when `value` meets the field's constraints; otherwise may explain why
   // in `*reason`.
-  virtual bool Validate(const DType& value, std::string* reason) const {
+  virtual bool Validate(const DType& /*value*/, std::string* /*reason*/) const {
     return true;
   }
   // Prints `value` as text that ParseText reads back.
@@ -166,6 +170,8 @@ class FieldEntryBase : public FieldAccessEntry {
     if constexpr (internal::HasStreamInsertion<DType>::value) {
       os << value;
     } else {
+      // Overridden by every FieldEntry of a type without operator<<.
+      static_cast<void>(value);
       os << "<value>";
     }
   }

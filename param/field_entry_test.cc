@@ -328,9 +328,10 @@ TEST(FieldEntryDeathTest, RegistrationMistakeAbortsAtStartUpWithTheMessage) {
   X(f04)                                                                       \
   X(f05)                                                                       \
   X(f06)                                                                       \
-  X(f07) X(f08) X(f09) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) \
-      X(f18) X(f19) X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27)    \
-          X(f28) X(f29)
+  X(f07)                                                                       \
+  X(f08) X(f09) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) \
+      X(f19) X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28)    \
+          X(f29)
 #define UMBRA_TEST_MEMBER(name) double name;
 #define UMBRA_TEST_DECLARE(name) UMBRA_DECLARE_FIELD(name).set_default(-1.0);
 
@@ -364,6 +365,17 @@ TEST(FieldEntryTest, StructWithThirtyFields) {
     EXPECT_EQ(values[i], expected[i]) << "field " << i;
   }
   EXPECT_EQ(param.__DICT__().size(), 30u);
+}
+
+TEST(FieldEntryTest, InitLeavesMembersThatAreNotFieldsAlone) {
+  WideParam param;
+  param.padding = 'z';
+  param.Init({{"f03", "3"}});
+  EXPECT_EQ(param.padding, 'z');
+  param.UpdateAllowUnknown({{"f04", "4"}});
+  EXPECT_EQ(param.padding, 'z');
+  EXPECT_EQ(param.f03, 3.0);
+  EXPECT_EQ(param.f04, 4.0);
 }
 
 // Built on first use only, so that the threads below race to build it.

@@ -5,7 +5,7 @@
 // This is the dmlc-core parameter.h design in C++17. Differences from it:
 //   - Set() parses into a temporary and range-checks before storing, and
 //     Init/InitAllowUnknown/UpdateAllowUnknown/Load change the struct only
-//     when they succeed (for copyable structs).
+//     when they succeed (they check everything on a scratch struct first).
 //   - __DICT__ lists each field once, under its declared name; aliases are
 //     accepted by Init but not repeated in the dict (dmlc listed them too).
 //   - Integers and floats must be the whole value: "1.5abc", "" and "1e999"
@@ -51,7 +51,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -66,8 +65,8 @@
 namespace umbra {
 
 // The base of every parameter struct: `struct P : public Parameter<P>`.
-// PType must be default-constructible (its fields are declared on a scratch
-// instance); copyable structs get all-or-nothing updates.
+// PType must be default-constructible: its fields are declared on a scratch
+// instance, and every Init first runs on one.
 template <typename PType>
 class Parameter {
  public:
@@ -170,17 +169,14 @@ class Parameter {
     return static_cast<PType*>(const_cast<Parameter<PType>*>(this));
   }
 
-  // Runs `set` on a copy and commits it only when `set` returns.
+  // Runs `set` on a scratch PType first, so that a bad value, an unknown key
+  // or a missing field throws before this struct is touched; then on this one.
+  // Only the declared fields are written, so other members keep their values.
   template <typename Setter>
   void Apply(const Setter& set) {
-    if constexpr (std::is_copy_constructible_v<PType> &&
-                  std::is_copy_assignable_v<PType>) {
-      PType staged(*head());
-      set(&staged);
-      *head() = std::move(staged);
-    } else {
-      set(head());
-    }
+    PType scratch = PType();
+    set(&scratch);
+    set(head());
   }
 };
 
