@@ -217,13 +217,14 @@ struct tanh_grad {
     return DType(DType(1) - DType(y * y));
   }
 };
-// log(1 + e^a), computed without overflow for large a
+// log(1 + e^a), as max(a, 0) + log(1 + e^-|a|): no overflow for large a
 struct softplus {
   static constexpr const char* kName = "softplus";
   template <typename DType>
   UMBRA_XINLINE static DType Map(DType a) {
-    if (a > DType(20)) return a;
-    return DType(math::log1p(math::exp(a)));
+    const DType pos = a > DType(0) ? a : DType(0);
+    const DType neg_abs = a > DType(0) ? DType(-a) : a;
+    return DType(pos + DType(math::log1p(math::exp(neg_abs))));
   }
 };
 // 1 where a < b, else 0 (dropout masks: F<op::threshold>(uniform, pkeep))

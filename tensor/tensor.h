@@ -18,12 +18,15 @@
 #define UMBRA_TENSOR_TENSOR_H_
 
 #include "tensor/base.h"
+#include "tensor/dot.h"
 #include "tensor/expr_engine.h"
 #include "tensor/expression.h"
 #include "tensor/memory.h"
 #include "tensor/operators.h"
 #include "tensor/packet.h"
+#include "tensor/random.h"
 #include "tensor/shape.h"
+#include "tensor/tensor_blob.h"
 #include "tensor/tensor_core.h"
 #include "tensor/tensor_cpu.h"
 #include "tensor/threads.h"
