@@ -134,7 +134,7 @@ void FieldEntry<bool>::PrintValue(std::ostream& os, const bool& value) const {
 
 bool FieldEntry<std::string>::ParseText(absl::string_view text,
                                         std::string* out,
-                                        std::string* reason) const {
+                                        std::string* /*reason*/) const {
   out->assign(text.data(), text.size());
   return true;
 }

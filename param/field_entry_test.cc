@@ -329,9 +329,9 @@ TEST(FieldEntryDeathTest, RegistrationMistakeAbortsAtStartUpWithTheMessage) {
   X(f05)                                                                       \
   X(f06)                                                                       \
   X(f07)                                                                       \
-  X(f08) X(f09) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) \
-      X(f19) X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28)    \
-          X(f29)
+  X(f08)                                                                       \
+  X(f09) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) X(f19) \
+      X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29)
 #define UMBRA_TEST_MEMBER(name) double name;
 #define UMBRA_TEST_DECLARE(name) UMBRA_DECLARE_FIELD(name).set_default(-1.0);
 

@@ -39,7 +39,7 @@
 //
 //   // use
 //   FullcParam param;
-//   param.Init(umbra::ParamKwargs{{"nhidden", "128"}});  // or a std::map
+//   param.Init({{"nhidden", "128"}});  // or a std::map, a vector of pairs
 //   int n = param.nhidden;                                // plain members
 //   std::string doc = FullcParam::__DOC__();
 //   std::string json = param.Save();
