@@ -53,13 +53,13 @@ typedef float default_real_t;
 
 // The CPU device tag.
 struct cpu {
-  static const bool kDevCPU = true;
-  static const int kDevMask = 1 << 0;
+  static constexpr bool kDevCPU = true;
+  static constexpr int kDevMask = 1 << 0;
 };
 // The GPU device tag; its kernels live in tensor_gpu.h (CUDA builds only).
 struct gpu {
-  static const bool kDevCPU = false;
-  static const int kDevMask = 1 << 1;
+  static constexpr bool kDevCPU = false;
+  static constexpr int kDevMask = 1 << 1;
 };
 
 // Error thrown on user errors: shape, rank, dtype or device mismatches.
@@ -180,38 +180,38 @@ struct DataType {
 };
 template <>
 struct DataType<float> {
-  static const int kFlag = kFloat32;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kFloat32;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<double> {
-  static const int kFlag = kFloat64;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kFloat64;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<half_t> {
-  static const int kFlag = kFloat16;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kFloat16;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<uint8_t> {
-  static const int kFlag = kUint8;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kUint8;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<int8_t> {
-  static const int kFlag = kInt8;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kInt8;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<int32_t> {
-  static const int kFlag = kInt32;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kInt32;
+  static constexpr int kLanes = 1;
 };
 template <>
 struct DataType<int64_t> {
-  static const int kFlag = kInt64;
-  static const int kLanes = 1;
+  static constexpr int kFlag = kInt64;
+  static constexpr int kLanes = 1;
 };
 
 // Name of a TypeFlag ("float32", ...) for messages; "unknown(N)" otherwise.

@@ -36,21 +36,21 @@ void ThrowDotShapeError(const char* what, const std::string& lhs,
 namespace blas {
 
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
-          float alpha, const float* a, index_t lda, const float* b,
-          index_t ldb, float beta, float* c, index_t ldc) {
-  cblas_sgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
-              ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
-              a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
-              c, Ld(ldc, n));
+          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
+          float beta, float* c, index_t ldc) {
+  cblas_sgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b), ToBlasInt(m, "m"),
+              ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha, a,
+              Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta, c,
+              Ld(ldc, n));
 }
 
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           double alpha, const double* a, index_t lda, const double* b,
           index_t ldb, double beta, double* c, index_t ldc) {
-  cblas_dgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
-              ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
-              a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
-              c, Ld(ldc, n));
+  cblas_dgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b), ToBlasInt(m, "m"),
+              ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha, a,
+              Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta, c,
+              Ld(ldc, n));
 }
 
 void Gemv(bool trans_a, index_t m, index_t n, float alpha, const float* a,

@@ -29,8 +29,8 @@ namespace blas {
 // Row-major C = alpha * op(A) * op(B) + beta * C; A is m x k after op, B is
 // k x n after op; lda/ldb/ldc are row strides in elements.
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
-          float alpha, const float* a, index_t lda, const float* b,
-          index_t ldb, float beta, float* c, index_t ldc);
+          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
+          float beta, float* c, index_t ldc);
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           double alpha, const double* a, index_t lda, const double* b,
           index_t ldb, double beta, double* c, index_t ldc);
@@ -63,9 +63,8 @@ struct DotSaver {
                     std::is_same<SV, sv::plusto>::value ||
                     std::is_same<SV, sv::minusto>::value,
                 "dot() can be assigned with =, += or -= only");
-  static constexpr double kAlphaSign = std::is_same<SV, sv::minusto>::value
-                                           ? -1.0
-                                           : 1.0;
+  static constexpr double kAlphaSign =
+      std::is_same<SV, sv::minusto>::value ? -1.0 : 1.0;
   static constexpr double kBeta =
       std::is_same<SV, sv::saveto>::value ? 0.0 : 1.0;
 };
@@ -108,7 +107,7 @@ struct DotEngine<SV, cpu, 2, 2, 2, ltrans, rtrans, DType> {
     const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (sl[1] != sr[0] || dst.size(0) != sl[0] || dst.size(1) != sr[1]) {
       dot_detail::DotShapeError("dot", lhs.shape_, ltrans, rhs.shape_, rtrans,
-                            dst.shape_);
+                                dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
     if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
@@ -137,7 +136,7 @@ struct DotEngine<SV, cpu, 1, 1, 2, false, rtrans, DType> {
     const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (lhs.size(0) != sr[0] || dst.size(0) != sr[1]) {
       dot_detail::DotShapeError("dot", lhs.shape_, false, rhs.shape_, rtrans,
-                            dst.shape_);
+                                dst.shape_);
     }
     if (dst.size(0) == 0) return;
     if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
@@ -166,7 +165,7 @@ struct DotEngine<SV, cpu, 2, 1, 1, true, false, DType> {
     Tensor<cpu, 2, DType>& dst = *p_dst;
     if (dst.size(0) != lhs.size(0) || dst.size(1) != rhs.size(0)) {
       dot_detail::DotShapeError("dot (outer product)", lhs.shape_, true,
-                            rhs.shape_, false, dst.shape_);
+                                rhs.shape_, false, dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
     if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
@@ -193,7 +192,7 @@ struct DotEngine<SV, cpu, 3, 3, 3, ltrans, rtrans, DType> {
     Tensor<cpu, 3, DType>& dst = *p_dst;
     if (lhs.size(0) != dst.size(0) || rhs.size(0) != dst.size(0)) {
       dot_detail::DotShapeError("batch_dot: batch sizes differ", lhs.shape_,
-                            ltrans, rhs.shape_, rtrans, dst.shape_);
+                                ltrans, rhs.shape_, rtrans, dst.shape_);
     }
     const Shape<2> sl = ltrans ? Shape2(lhs.size(2), lhs.size(1))
                                : Shape2(lhs.size(1), lhs.size(2));
@@ -201,7 +200,7 @@ struct DotEngine<SV, cpu, 3, 3, 3, ltrans, rtrans, DType> {
                                : Shape2(rhs.size(1), rhs.size(2));
     if (sl[1] != sr[0] || dst.size(1) != sl[0] || dst.size(2) != sr[1]) {
       dot_detail::DotShapeError("batch_dot", lhs.shape_, ltrans, rhs.shape_,
-                            rtrans, dst.shape_);
+                                rtrans, dst.shape_);
     }
     for (index_t i = 0; i < dst.size(0); ++i) {
       Tensor<cpu, 2, DType> d = dst[i];

@@ -52,25 +52,26 @@ TEST(EngineTest, ChainerAloneNestedAndTypecast) {
   auto m = rng.Tensor<2, float>(Shape2(6, 21));
   TensorContainer<cpu, 2, float> dst(Shape2(6, 21));
   dst = repeat_rows(v, 6);
-  EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-    return double(v[x]);
-  }, 0));
+  EXPECT_TRUE(test::AllNear(
+      dst, [&](index_t y, index_t x) { return double(v[x]); }, 0));
   dst = m * repeat_rows(v * 2.0f, 6) + 1.0f;
-  EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-    return double(m[y][x]) * (double(v[x]) * 2) + 1;
-  }, 1e-6));
+  EXPECT_TRUE(test::AllNear(
+      dst,
+      [&](index_t y, index_t x) {
+        return double(m[y][x]) * (double(v[x]) * 2) + 1;
+      },
+      1e-6));
   dst += F<op::maximum>(repeat_rows(v, 6), m);
   TensorContainer<cpu, 2, double> d(Shape2(6, 21));
   d = tcast<double>(repeat_rows(v, 6));
-  EXPECT_TRUE(test::AllNear(d, [&](index_t y, index_t x) {
-    return double(v[x]);
-  }, 0));
+  EXPECT_TRUE(test::AllNear(
+      d, [&](index_t y, index_t x) { return double(v[x]); }, 0));
   // A stored chainer expression keeps its full type (no slicing).
   auto e = repeat_rows(v, 6) - m;
   dst = e;
-  EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-    return double(v[x]) - double(m[y][x]);
-  }, 1e-6));
+  EXPECT_TRUE(test::AllNear(
+      dst, [&](index_t y, index_t x) { return double(v[x]) - double(m[y][x]); },
+      1e-6));
   // The chainer's shape takes part in shape checks.
   TensorContainer<cpu, 2, float> storage(Shape2(5, 21));
   Tensor<cpu, 2, float> wrong = storage.view();
@@ -91,16 +92,17 @@ TEST(EngineTest, ExpInfoAndTypeCheck) {
   static_assert(ExpInfo<T2PlusS>::kDim == 2, "");
   static_assert(ExpInfo<BinaryMapExp<op::plus, T2, T3, float, 1>>::kDim == -1,
                 "");
-  static_assert(ExpInfo<BinaryMapExp<op::plus, T2, G2, float, 1>>::kDevMask ==
-                    0,
-                "");
+  static_assert(
+      ExpInfo<BinaryMapExp<op::plus, T2, G2, float, 1>>::kDevMask == 0, "");
   static_assert(TypeCheck<cpu, 2, float, T2PlusS>::kMapPass, "");
   static_assert(!TypeCheck<cpu, 3, float, T2PlusS>::kMapPass, "");
   static_assert(!TypeCheck<gpu, 2, float, T2PlusS>::kDevPass, "");
   static_assert(TypeCheck<cpu, 1, float, T2>::kRedPass, "");
-  static_assert(ExpInfo<RepeatRowsExp<Tensor<cpu, 1, float>, float>::
-                            MakeTensorExp>::kDim == 2,
-                "");
+  static_assert(
+      ExpInfo<
+          RepeatRowsExp<Tensor<cpu, 1, float>, float>::MakeTensorExp>::kDim ==
+          2,
+      "");
   TypeCheckPass<TypeCheck<cpu, 2, float, T2>::kMapPass>::
       Error_All_Tensor_in_Exp_Must_Have_Same_Type();
   Stream<cpu> stream;
@@ -118,9 +120,9 @@ TEST(EngineTest, ExpressionKindsCombine) {
                 "");
   static_assert(std::decay_t<decltype(dot(t, t))>::kExpType == type::kComplex,
                 "");
-  static_assert(std::decay_t<decltype(2.0f * dot(t, t.T()))>::kExpType ==
-                    type::kComplex,
-                "");
+  static_assert(
+      std::decay_t<decltype(2.0f * dot(t, t.T()))>::kExpType == type::kComplex,
+      "");
 }
 
 }  // namespace

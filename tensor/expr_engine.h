@@ -219,39 +219,39 @@ inline Plan<TransposeExp<EType, DType>, DType> MakePlan(
 // be on (bitwise and of their masks).
 template <typename E>
 struct ExpInfo {
-  static const int kDim = -1;
-  static const int kDevMask = 0;
+  static constexpr int kDim = -1;
+  static constexpr int kDevMask = 0;
 };
 template <typename DType>
 struct ExpInfo<ScalarExp<DType>> {
-  static const int kDim = 0;
-  static const int kDevMask = 0xffff;
+  static constexpr int kDim = 0;
+  static constexpr int kDevMask = 0xffff;
 };
 template <typename E, typename DType>
 struct ExpInfo<TransposeExp<E, DType>> {
-  static const int kDim = ExpInfo<E>::kDim;
-  static const int kDevMask = ExpInfo<E>::kDevMask;
+  static constexpr int kDim = ExpInfo<E>::kDim;
+  static constexpr int kDevMask = ExpInfo<E>::kDevMask;
 };
 template <typename DstDType, typename SrcDType, typename EType, int etype>
 struct ExpInfo<TypecastExp<DstDType, SrcDType, EType, etype>> {
-  static const int kDim = ExpInfo<EType>::kDim;
-  static const int kDevMask = ExpInfo<EType>::kDevMask;
+  static constexpr int kDim = ExpInfo<EType>::kDim;
+  static constexpr int kDevMask = ExpInfo<EType>::kDevMask;
 };
 template <typename Device, int dim, typename DType>
 struct ExpInfo<Tensor<Device, dim, DType>> {
-  static const int kDim = dim;
-  static const int kDevMask = Device::kDevMask;
+  static constexpr int kDim = dim;
+  static constexpr int kDevMask = Device::kDevMask;
 };
 template <typename T, typename SrcExp, int dim, typename DType>
 struct ExpInfo<MakeTensorExp<T, SrcExp, dim, DType>> {
-  static const int kDimSrc = ExpInfo<SrcExp>::kDim;
-  static const int kDim = kDimSrc >= 0 ? dim : -1;
-  static const int kDevMask = ExpInfo<SrcExp>::kDevMask;
+  static constexpr int kDimSrc = ExpInfo<SrcExp>::kDim;
+  static constexpr int kDim = kDimSrc >= 0 ? dim : -1;
+  static constexpr int kDevMask = ExpInfo<SrcExp>::kDevMask;
 };
 template <typename OP, typename TA, typename DType, int etype>
 struct ExpInfo<UnaryMapExp<OP, TA, DType, etype>> {
-  static const int kDim = ExpInfo<TA>::kDim;
-  static const int kDevMask = ExpInfo<TA>::kDevMask;
+  static constexpr int kDim = ExpInfo<TA>::kDim;
+  static constexpr int kDevMask = ExpInfo<TA>::kDevMask;
 };
 namespace detail {
 // Rank of two operands combined: scalars adopt the other's rank.
@@ -261,20 +261,20 @@ constexpr int CombineDim(int a, int b) {
 }  // namespace detail
 template <typename OP, typename TA, typename TB, typename DType, int etype>
 struct ExpInfo<BinaryMapExp<OP, TA, TB, DType, etype>> {
-  static const int kDimLhs = ExpInfo<TA>::kDim;
-  static const int kDimRhs = ExpInfo<TB>::kDim;
-  static const int kDim = detail::CombineDim(kDimLhs, kDimRhs);
-  static const int kDevMask = ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask;
+  static constexpr int kDimLhs = ExpInfo<TA>::kDim;
+  static constexpr int kDimRhs = ExpInfo<TB>::kDim;
+  static constexpr int kDim = detail::CombineDim(kDimLhs, kDimRhs);
+  static constexpr int kDevMask = ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask;
 };
 template <typename OP, typename TA, typename TB, typename TC, typename DType,
           int etype>
 struct ExpInfo<TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
-  static const int kDimItem1 = ExpInfo<TA>::kDim;
-  static const int kDimItem2 = ExpInfo<TB>::kDim;
-  static const int kDimItem3 = ExpInfo<TC>::kDim;
-  static const int kDim =
+  static constexpr int kDimItem1 = ExpInfo<TA>::kDim;
+  static constexpr int kDimItem2 = ExpInfo<TB>::kDim;
+  static constexpr int kDimItem3 = ExpInfo<TC>::kDim;
+  static constexpr int kDim =
       detail::CombineDim(detail::CombineDim(kDimItem1, kDimItem2), kDimItem3);
-  static const int kDevMask =
+  static constexpr int kDevMask =
       ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask & ExpInfo<TC>::kDevMask;
 };
 
@@ -282,10 +282,11 @@ struct ExpInfo<TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
 // kMapPass for element-wise assignment, kRedPass for reductions to dim.
 template <typename Device, int dim, typename DType, typename E>
 struct TypeCheck {
-  static const int kExpDim = ExpInfo<E>::kDim;
-  static const bool kDevPass = (ExpInfo<E>::kDevMask & Device::kDevMask) != 0;
-  static const bool kMapPass = (kExpDim == 0 || kExpDim == dim) && kDevPass;
-  static const bool kRedPass = (kExpDim > dim) && kDevPass;
+  static constexpr int kExpDim = ExpInfo<E>::kDim;
+  static constexpr bool kDevPass =
+      (ExpInfo<E>::kDevMask & Device::kDevMask) != 0;
+  static constexpr bool kMapPass = (kExpDim == 0 || kExpDim == dim) && kDevPass;
+  static constexpr bool kRedPass = (kExpDim > dim) && kDevPass;
 };
 // Seed-compatible form of the checks: TypeCheckPass<cond>::Error_...() only
 // compiles when cond holds. New code should prefer static_assert.

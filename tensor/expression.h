@@ -41,7 +41,7 @@ const int kComplex = 7;
 // Base of every expression. SubType is the concrete expression type (CRTP).
 template <typename SubType, typename DType, int exp_type>
 struct Exp {
-  static const int kExpType = exp_type;
+  static constexpr int kExpType = exp_type;
   // The concrete expression.
   UMBRA_XINLINE const SubType& self() const {
     return *static_cast<const SubType*>(this);
@@ -281,7 +281,7 @@ struct NotComplex {
                 "dot()/batch_dot() cannot be part of an element-wise "
                 "expression; assign the product to a tensor first (dst = "
                 "dot(a, b); dst += c;)");
-  static const bool kOk = true;
+  static constexpr bool kOk = true;
 };
 // Makes T a non-deduced context, so that `expr * 2` converts 2 to DType.
 template <typename T>

@@ -27,13 +27,13 @@ class OperatorsTest : public ::testing::Test {
     auto at = rng.template Tensor<2, DType>(Shape2(23, 7), lo, hi);
     TensorContainer<cpu, 2, DType> dst(Shape2(7, 23));
     dst = F<OP>(a);
-    EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-      return ref(double(a[y][x]));
-    }, Tol()));
+    EXPECT_TRUE(test::AllNear(
+        dst, [&](index_t y, index_t x) { return ref(double(a[y][x])); },
+        Tol()));
     dst = F<OP>(at.T());
-    EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-      return ref(double(at[x][y]));
-    }, Tol()));
+    EXPECT_TRUE(test::AllNear(
+        dst, [&](index_t y, index_t x) { return ref(double(at[x][y])); },
+        Tol()));
   }
   template <typename OP>
   void Binary(const std::function<double(double, double)>& ref, double lo,
@@ -45,18 +45,25 @@ class OperatorsTest : public ::testing::Test {
     auto bt = rng.template Tensor<2, DType>(Shape2(29, 5), blo, bhi);
     TensorContainer<cpu, 2, DType> dst(Shape2(5, 29));
     dst = F<OP>(a, b);
-    EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-      return ref(double(a[y][x]), double(b[y][x]));
-    }, Tol()));
+    EXPECT_TRUE(test::AllNear(
+        dst,
+        [&](index_t y, index_t x) {
+          return ref(double(a[y][x]), double(b[y][x]));
+        },
+        Tol()));
     dst = F<OP>(a, bt.T());
-    EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-      return ref(double(a[y][x]), double(bt[x][y]));
-    }, Tol()));
+    EXPECT_TRUE(test::AllNear(
+        dst,
+        [&](index_t y, index_t x) {
+          return ref(double(a[y][x]), double(bt[x][y]));
+        },
+        Tol()));
     const DType s = DType(rng.Uniform(blo, bhi));
     dst = F<OP>(a, s);
-    EXPECT_TRUE(test::AllNear(dst, [&](index_t y, index_t x) {
-      return ref(double(a[y][x]), double(s));
-    }, Tol()));
+    EXPECT_TRUE(test::AllNear(
+        dst,
+        [&](index_t y, index_t x) { return ref(double(a[y][x]), double(s)); },
+        Tol()));
   }
   static double Tol() { return sizeof(DType) == 4 ? 2e-6 : 1e-14; }
 };
@@ -67,25 +74,23 @@ TYPED_TEST(OperatorsTest, Unary) {
   this->template Unary<op::identity>([](double a) { return a; }, -3, 3);
   this->template Unary<op::negation>([](double a) { return -a; }, -3, 3);
   this->template Unary<op::exp>([](double a) { return std::exp(a); }, -5, 5);
-  this->template Unary<op::log>([](double a) { return std::log(a); }, 0.01,
-                                10);
-  this->template Unary<op::sqrt>([](double a) { return std::sqrt(a); }, 0,
-                                 10);
+  this->template Unary<op::log>([](double a) { return std::log(a); }, 0.01, 10);
+  this->template Unary<op::sqrt>([](double a) { return std::sqrt(a); }, 0, 10);
   this->template Unary<op::rsqrt>([](double a) { return 1 / std::sqrt(a); },
                                   0.01, 10);
   this->template Unary<op::square>([](double a) { return a * a; }, -3, 3);
   this->template Unary<op::abs>([](double a) { return std::fabs(a); }, -3, 3);
   this->template Unary<op::sign>(
-      [](double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0; }, -3, 3);
-  this->template Unary<op::relu>([](double a) { return a > 0 ? a : 0; }, -3,
-                                 3);
+      [](double a) { return a > 0   ? 1.0
+                            : a < 0 ? -1.0
+                                    : 0.0; }, -3, 3);
+  this->template Unary<op::relu>([](double a) { return a > 0 ? a : 0; }, -3, 3);
   this->template Unary<op::relu_grad>([](double a) { return a > 0 ? 1 : 0; },
                                       -3, 3);
   this->template Unary<op::sigmoid>(Sigmoid, -8, 8);
-  this->template Unary<op::sigmoid_grad>(
-      [](double y) { return y * (1 - y); }, 0, 1);
-  this->template Unary<op::tanh>([](double a) { return std::tanh(a); }, -4,
-                                 4);
+  this->template Unary<op::sigmoid_grad>([](double y) { return y * (1 - y); },
+                                         0, 1);
+  this->template Unary<op::tanh>([](double a) { return std::tanh(a); }, -4, 4);
   this->template Unary<op::tanh_grad>([](double y) { return 1 - y * y; }, -1,
                                       1);
   this->template Unary<op::softplus>(
@@ -93,16 +98,16 @@ TYPED_TEST(OperatorsTest, Unary) {
 }
 
 TYPED_TEST(OperatorsTest, Binary) {
-  this->template Binary<op::plus>([](double a, double b) { return a + b; },
-                                  -3, 3, -3, 3);
-  this->template Binary<op::minus>([](double a, double b) { return a - b; },
-                                   -3, 3, -3, 3);
+  this->template Binary<op::plus>([](double a, double b) { return a + b; }, -3,
+                                  3, -3, 3);
+  this->template Binary<op::minus>([](double a, double b) { return a - b; }, -3,
+                                   3, -3, 3);
   this->template Binary<op::mul>([](double a, double b) { return a * b; }, -3,
                                  3, -3, 3);
   this->template Binary<op::div>([](double a, double b) { return a / b; }, -3,
                                  3, 0.5, 3);
-  this->template Binary<op::right>([](double a, double b) { return b; }, -3,
-                                   3, -3, 3);
+  this->template Binary<op::right>([](double a, double b) { return b; }, -3, 3,
+                                   -3, 3);
   this->template Binary<op::pow>(
       [](double a, double b) { return std::pow(a, b); }, 0.1, 3, -2, 2);
   this->template Binary<op::maximum>(
@@ -110,7 +115,9 @@ TYPED_TEST(OperatorsTest, Binary) {
   this->template Binary<op::minimum>(
       [](double a, double b) { return std::min(a, b); }, -3, 3, -3, 3);
   this->template Binary<op::clip>(
-      [](double a, double b) { return a > b ? b : a < -b ? -b : a; }, -3, 3,
+      [](double a, double b) { return a > b    ? b
+                                      : a < -b ? -b
+                                               : a; }, -3, 3,
       0.5, 2);
   this->template Binary<op::threshold>(
       [](double a, double b) { return a < b ? 1 : 0; }, 0, 1, 0, 1);

@@ -40,7 +40,7 @@ enum PacketArch { kPlain, kSSE2, kAVX2 };
 // Alignment in bytes that packets of Arch prefer.
 template <PacketArch Arch>
 struct AlignBytes {
-  static const index_t value = Arch == kAVX2 ? 32 : 16;
+  static constexpr index_t value = Arch == kAVX2 ? 32 : 16;
 };
 
 // Packet<DType, Arch>: kSize elements processed together.
@@ -50,7 +50,7 @@ struct Packet;
 // The plain packet: one element (used for DTypes or targets without SIMD).
 template <typename DType>
 struct Packet<DType, kPlain> {
-  static const index_t kSize = 1;
+  static constexpr index_t kSize = 1;
   DType data_;
   Packet() {}
   explicit Packet(DType data) : data_(data) {}
@@ -162,19 +162,19 @@ inline index_t LowerAlign(index_t size) {
 // PacketOp<OP, DType, Arch>: the packet version of op::OP, when kEnabled.
 template <typename OP, typename DType, PacketArch Arch>
 struct PacketOp {
-  static const bool kEnabled = false;
+  static constexpr bool kEnabled = false;
 };
 #define UMBRA_PACKET_UNARY(OP, expr)                        \
   template <typename DType, PacketArch Arch>                \
   struct PacketOp<op::OP, DType, Arch> {                    \
-    static const bool kEnabled = true;                      \
+    static constexpr bool kEnabled = true;                  \
     typedef Packet<DType, Arch> P;                          \
     UMBRA_CINLINE static P Map(const P& a) { return expr; } \
   };
 #define UMBRA_PACKET_BINARY(OP, expr)                                   \
   template <typename DType, PacketArch Arch>                            \
   struct PacketOp<op::OP, DType, Arch> {                                \
-    static const bool kEnabled = true;                                  \
+    static constexpr bool kEnabled = true;                              \
     typedef Packet<DType, Arch> P;                                      \
     UMBRA_CINLINE static P Map(const P& a, const P& b) { return expr; } \
   };
@@ -334,35 +334,35 @@ MakePacketPlan(const UnaryMapExp<OP, TA, DType, etype>& e) {
 // transpose, chainers, other dtypes) uses the scalar Plan.
 template <typename E, PacketArch Arch>
 struct PacketCheck {
-  static const bool kPass = false;
+  static constexpr bool kPass = false;
 };
 template <PacketArch Arch>
 struct PacketCheck<float, Arch> {
-  static const bool kPass = true;
+  static constexpr bool kPass = true;
 };
 template <PacketArch Arch>
 struct PacketCheck<double, Arch> {
-  static const bool kPass = true;
+  static constexpr bool kPass = true;
 };
 template <typename DType, PacketArch Arch>
 struct PacketCheck<ScalarExp<DType>, Arch> {
-  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+  static constexpr bool kPass = PacketCheck<DType, Arch>::kPass;
 };
 template <int dim, typename DType, PacketArch Arch>
 struct PacketCheck<Tensor<cpu, dim, DType>, Arch> {
-  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+  static constexpr bool kPass = PacketCheck<DType, Arch>::kPass;
 };
 template <typename OP, typename TA, typename DType, int etype, PacketArch Arch>
 struct PacketCheck<UnaryMapExp<OP, TA, DType, etype>, Arch> {
-  static const bool kPass = PacketCheck<TA, Arch>::kPass &&
-                            packet::PacketOp<OP, DType, Arch>::kEnabled;
+  static constexpr bool kPass = PacketCheck<TA, Arch>::kPass &&
+                                packet::PacketOp<OP, DType, Arch>::kEnabled;
 };
 template <typename OP, typename TA, typename TB, typename DType, int etype,
           PacketArch Arch>
 struct PacketCheck<BinaryMapExp<OP, TA, TB, DType, etype>, Arch> {
-  static const bool kPass = packet::PacketOp<OP, DType, Arch>::kEnabled &&
-                            PacketCheck<TA, Arch>::kPass &&
-                            PacketCheck<TB, Arch>::kPass;
+  static constexpr bool kPass = packet::PacketOp<OP, DType, Arch>::kEnabled &&
+                                PacketCheck<TA, Arch>::kPass &&
+                                PacketCheck<TB, Arch>::kPass;
 };
 
 // PacketAlignCheck<dim, E, Arch>::Check(e): every tensor of e starts on an

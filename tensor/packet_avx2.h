@@ -15,7 +15,7 @@ struct Packet;
 
 template <>
 struct Packet<float, kAVX2> {
-  static const index_t kSize = 8;
+  static constexpr index_t kSize = 8;
   __m256 data_;
   Packet() {}
   explicit Packet(__m256 data) : data_(data) {}
@@ -47,7 +47,7 @@ struct Packet<float, kAVX2> {
 
 template <>
 struct Packet<double, kAVX2> {
-  static const index_t kSize = 4;
+  static constexpr index_t kSize = 4;
   __m256d data_;
   Packet() {}
   explicit Packet(__m256d data) : data_(data) {}

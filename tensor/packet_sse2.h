@@ -14,7 +14,7 @@ struct Packet;
 
 template <>
 struct Packet<float, kSSE2> {
-  static const index_t kSize = 4;
+  static constexpr index_t kSize = 4;
   __m128 data_;
   Packet() {}
   explicit Packet(__m128 data) : data_(data) {}
@@ -42,7 +42,7 @@ struct Packet<float, kSSE2> {
 
 template <>
 struct Packet<double, kSSE2> {
-  static const index_t kSize = 2;
+  static constexpr index_t kSize = 2;
   __m128d data_;
   Packet() {}
   explicit Packet(__m128d data) : data_(data) {}

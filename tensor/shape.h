@@ -22,8 +22,8 @@ namespace umbra {
 template <int dimension>
 struct Shape {
   static_assert(dimension >= 1, "Shape<N> needs N >= 1");
-  static const int kDimension = dimension;
-  static const int kSubdim = dimension - 1;
+  static constexpr int kDimension = dimension;
+  static constexpr int kSubdim = dimension - 1;
   index_t shape_[kDimension];
 
   UMBRA_XINLINE Shape() {}

@@ -30,7 +30,7 @@ namespace umbra {
 // A shape of run-time rank. Stored inline up to kStackCache dimensions.
 class TShape {
  public:
-  static const index_t kStackCache = 4;
+  static constexpr index_t kStackCache = 4;
 
   TShape() : ndim_(0), num_heap_allocated_(0), data_heap_(nullptr) {}
   // A shape of rank ndim with every dimension 1.
@@ -412,13 +412,13 @@ class TBlob {
   void CheckSerializable(const char* what) const {
     if (dev_mask_ != cpu::kDevMask || !CheckContiguous()) {
       ThrowTensorError(what, ": needs a contiguous cpu blob, got ", shape_,
-                       " on ", DeviceName(dev_mask_), " with stride ",
-                       stride_);
+                       " on ", DeviceName(dev_mask_), " with stride ", stride_);
     }
   }
   static const char* DeviceName(int mask) {
-    return mask == cpu::kDevMask ? "cpu" : mask == gpu::kDevMask ? "gpu"
-                                                                  : "unknown";
+    return mask == cpu::kDevMask   ? "cpu"
+           : mask == gpu::kDevMask ? "gpu"
+                                   : "unknown";
   }
 };
 

@@ -48,8 +48,8 @@ template <typename Device, int dimension, typename DType = default_real_t>
 struct Tensor : public TRValue<Tensor<Device, dimension, DType>, Device,
                                dimension, DType> {
  public:
-  static const bool kDevCPU = Device::kDevCPU;
-  static const int kSubdim = dimension - 1;
+  static constexpr bool kDevCPU = Device::kDevCPU;
+  static constexpr int kSubdim = dimension - 1;
 
   // First element.
   DType* dptr_ = nullptr;
@@ -140,8 +140,8 @@ template <typename Device, typename DType>
 struct Tensor<Device, 1, DType>
     : public TRValue<Tensor<Device, 1, DType>, Device, 1, DType> {
  public:
-  static const bool kDevCPU = Device::kDevCPU;
-  static const int kSubdim = 0;
+  static constexpr bool kDevCPU = Device::kDevCPU;
+  static constexpr int kSubdim = 0;
 
   DType* dptr_ = nullptr;
   Shape<1> shape_;

@@ -49,8 +49,7 @@ TEST(ThreadsTest, ExceptionsPropagateAndNestingIsSerial) {
 template <typename DType>
 void CheckBitwise(const Shape<2>& s, bool strided) {
   test::Rng rng;
-  SCOPED_TRACE(::testing::Message() << "shape " << s << " strided "
-                                    << strided);
+  SCOPED_TRACE(::testing::Message() << "shape " << s << " strided " << strided);
   auto a = rng.Tensor<2, DType>(s, -3, 3, strided);
   auto b = rng.Tensor<2, DType>(s, 0.5, 3, strided);
   TensorContainer<cpu, 2, DType> one(s, strided), many(s, strided);
@@ -104,9 +103,8 @@ TEST(ThreadsTest, ScalarPathSplitsToo) {
   many = a.T() * 2.0f;
   SetNumThreads(0);
   EXPECT_TRUE(test::BitwiseEqual(one.view(), many.view()));
-  EXPECT_TRUE(test::AllNear(many, [&](index_t y, index_t x) {
-    return 2.0 * a[x][y];
-  }, 0));
+  EXPECT_TRUE(test::AllNear(
+      many, [&](index_t y, index_t x) { return 2.0 * a[x][y]; }, 0));
 }
 
 }  // namespace

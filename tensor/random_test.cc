@@ -1,0 +1,86 @@
+// Random<cpu>: reproducible for a seed, right moments, bernoulli masks, and
+// independent draws within one expression.
+#include <cmath>
+
+#include "gtest/gtest.h"
+#include "tensor/tensor.h"
+#include "tensor/test_util.h"
+
+namespace umbra {
+namespace {
+
+template <typename DType>
+void Moments(const Tensor<cpu, 2, DType>& t, double* mean, double* var) {
+  double s = 0, s2 = 0;
+  const index_t n = t.shape_.Size();
+  for (index_t y = 0; y < t.size(0); ++y) {
+    for (index_t x = 0; x < t.size(1); ++x) {
+      s += t[y][x];
+      s2 += double(t[y][x]) * t[y][x];
+    }
+  }
+  *mean = s / n;
+  *var = s2 / n - *mean * *mean;
+}
+
+TEST(RandomTest, SeedReproducesAndMomentsAreRight) {
+  const int seed = static_cast<int>(std::random_device{}() & 0x7fffffff);
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  Random<cpu, float> r1(seed), r2(seed);
+  TensorContainer<cpu, 2, float> a(Shape2(300, 301)), b(Shape2(300, 301));
+  r1.SampleUniform(&a, -1.0f, 3.0f);
+  r2.SampleUniform(&b, -1.0f, 3.0f);
+  EXPECT_TRUE(test::BitwiseEqual(a.view(), b.view()));
+  double mean, var;
+  Moments(a.view(), &mean, &var);
+  EXPECT_NEAR(mean, 1.0, 0.02);
+  EXPECT_NEAR(var, 16.0 / 12, 0.02);
+  for (index_t y = 0; y < 300; ++y) {
+    for (index_t x = 0; x < 301; ++x) {
+      ASSERT_TRUE(a[y][x] >= -1.0f && a[y][x] < 3.0f);
+    }
+  }
+  r1.SampleGaussian(&a, 2.0f, 0.5f);
+  Moments(a.view(), &mean, &var);
+  EXPECT_NEAR(mean, 2.0, 0.01);
+  EXPECT_NEAR(var, 0.25, 0.01);
+  r1.Seed(seed);
+  r1.SampleUniform(&a, -1.0f, 3.0f);
+  EXPECT_TRUE(test::BitwiseEqual(a.view(), b.view()));
+  Random<cpu, double> rd(seed);
+  TensorContainer<cpu, 2, double> d(Shape2(200, 200));
+  rd.SampleGaussian(&d);
+  Moments(d.view(), &mean, &var);
+  EXPECT_NEAR(mean, 0.0, 0.02);
+  EXPECT_NEAR(var, 1.0, 0.03);
+}
+
+TEST(RandomTest, BernoulliAndIndependentDrawsInOneExpression) {
+  const int seed = static_cast<int>(std::random_device{}() & 0x7fffffff);
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  Random<cpu, float> rnd(seed);
+  const Shape<2> s = Shape2(200, 250);
+  TensorContainer<cpu, 2, float> mask(s);
+  mask = rnd.bernoulli(s, 0.3f);
+  double mean, var;
+  Moments(mask.view(), &mean, &var);
+  EXPECT_NEAR(mean, 0.3, 0.015);
+  for (index_t y = 0; y < 200; ++y) {
+    for (index_t x = 0; x < 250; ++x) {
+      ASSERT_TRUE(mask[y][x] == 0.0f || mask[y][x] == 1.0f);
+    }
+  }
+  // Two draws in one expression: if they shared a buffer the difference
+  // would be all zeros; independent N(0,1) draws differ with variance 2.
+  TensorContainer<cpu, 2, float> diff(s);
+  diff = rnd.gaussian(s) - rnd.gaussian(s);
+  Moments(diff.view(), &mean, &var);
+  EXPECT_NEAR(var, 2.0, 0.1);
+  diff = rnd.uniform(s) + rnd.uniform(s);
+  Moments(diff.view(), &mean, &var);
+  EXPECT_NEAR(mean, 1.0, 0.02);
+  EXPECT_NEAR(var, 2.0 / 12, 0.01);
+}
+
+}  // namespace
+}  // namespace umbra
