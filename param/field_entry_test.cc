@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "param/param.h"
 #include "param/test_params.h"
+#include "param/test_util.h"
 
 namespace umbra {
 namespace param_test {
@@ -27,16 +28,6 @@ std::ostream& operator<<(std::ostream& os, const Unnamed& u) {
 }
 
 namespace {
-
-template <typename Function>
-std::string ErrorOf(Function init) {
-  try {
-    init();
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // The value AllTypesParam ends up with for key=value, as text; or the error.
 std::string Parse(const std::string& key, const std::string& value) {
@@ -330,8 +321,9 @@ TEST(FieldEntryDeathTest, RegistrationMistakeAbortsAtStartUpWithTheMessage) {
   X(f06)                                                                       \
   X(f07)                                                                       \
   X(f08)                                                                       \
-  X(f09) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) X(f19) \
-      X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29)
+  X(f09)                                                                       \
+  X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) X(f19) X(f20) \
+      X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29)
 #define UMBRA_TEST_MEMBER(name) double name;
 #define UMBRA_TEST_DECLARE(name) UMBRA_DECLARE_FIELD(name).set_default(-1.0);
 

@@ -26,7 +26,7 @@
 
 #include "absl/strings/string_view.h"
 #include "param/field_entry.h"
-#include "param/field_entry_base.h"
+#include "param/field_entry_wrapper.h"
 
 namespace umbra {
 namespace param {
@@ -43,41 +43,12 @@ bool SplitTuple(absl::string_view text,
 
 template <typename T>
 class FieldEntry<std::vector<T>>
-    : public FieldEntryBase<FieldEntry<std::vector<T>>, std::vector<T>> {
+    : public FieldEntryWrapper<FieldEntry<std::vector<T>>, std::vector<T>, T> {
   static_assert(
       std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
       "Tuple fields (std::vector<T>) hold integers or floating-point numbers.");
 
  public:
-  using Parent = FieldEntryBase<FieldEntry<std::vector<T>>, std::vector<T>>;
-
-  void Init(const std::string& key, void* head, std::vector<T>& ref) {
-    Parent::Init(key, head, ref);
-    inner_.Init(key, &inner_value_, inner_value_);
-  }
-  void set_struct_name(std::string name) override {
-    inner_.set_struct_name(name);
-    Parent::set_struct_name(std::move(name));
-  }
-
-  // Constraints on every element; see FieldEntryNumeric.
-  FieldEntry& set_range(T begin, T end) {
-    inner_.set_range(begin, end);
-    return *this;
-  }
-  FieldEntry& set_lower_bound(T begin) {
-    inner_.set_lower_bound(begin);
-    return *this;
-  }
-  FieldEntry& set_upper_bound(T end) {
-    inner_.set_upper_bound(end);
-    return *this;
-  }
-  FieldEntry& allow_inf_nan() {
-    inner_.allow_inf_nan();
-    return *this;
-  }
-
   bool ParseText(absl::string_view text, std::vector<T>* out,
                  std::string* reason) const override {
     std::vector<absl::string_view> elements;
@@ -87,8 +58,8 @@ class FieldEntry<std::vector<T>>
     for (std::size_t i = 0; i < elements.size(); ++i) {
       T value{};
       std::string element_reason;
-      if (!inner_.ParseText(elements[i], &value, &element_reason) ||
-          !inner_.Validate(value, &element_reason)) {
+      if (!this->inner_.ParseText(elements[i], &value, &element_reason) ||
+          !this->inner_.Validate(value, &element_reason)) {
         *reason = "element " + std::to_string(i + 1) + " is " +
                   internal::QuoteForMessage(elements[i]);
         if (!element_reason.empty()) *reason += ": " + element_reason;
@@ -103,7 +74,7 @@ class FieldEntry<std::vector<T>>
                 std::string* reason) const override {
     for (std::size_t i = 0; i < value.size(); ++i) {
       std::string element_reason;
-      if (!inner_.Validate(value[i], &element_reason)) {
+      if (!this->inner_.Validate(value[i], &element_reason)) {
         *reason = "element " + std::to_string(i + 1) + " is " +
                   internal::QuoteForMessage(internal::FormatNumber(value[i]));
         if (!element_reason.empty()) *reason += ": " + element_reason;
@@ -117,18 +88,14 @@ class FieldEntry<std::vector<T>>
     os << '(';
     for (std::size_t i = 0; i < value.size(); ++i) {
       if (i != 0) os << ',';
-      inner_.PrintValue(os, value[i]);
+      this->inner_.PrintValue(os, value[i]);
     }
     if (value.size() == 1) os << ',';
     os << ')';
   }
   std::string Accepted() const override {
-    return "tuple of " + inner_.Accepted();
+    return "tuple of " + this->inner_.Accepted();
   }
-
- private:
-  FieldEntry<T> inner_;
-  T inner_value_{};
 };
 
 }  // namespace param

@@ -8,18 +8,15 @@
 
 #include "gtest/gtest.h"
 #include "param/param_error.h"
+#include "param/test_util.h"
 
 namespace umbra {
 namespace {
 
+// The error of reading UMBRA_PARAM_TEST_VAR=value as an int, or "no error".
 std::string EnvError(const char* value) {
   setenv("UMBRA_PARAM_TEST_VAR", value, 1);
-  try {
-    GetEnv("UMBRA_PARAM_TEST_VAR", 0);
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "no error";
+  return param_test::ErrorOf([] { GetEnv("UMBRA_PARAM_TEST_VAR", 0); });
 }
 
 TEST(GetEnvTest, DefaultWhenUnset) {

@@ -3,19 +3,15 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "param/param_error.h"
+#include "param/test_util.h"
 
 namespace umbra {
 namespace param {
 namespace {
 
+// The error of reading `json` as the object of struct "Test", or "no error".
 std::string ReadError(const std::string& json) {
-  try {
-    ReadJsonObject(json, "Test");
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "no error";
+  return param_test::ErrorOf([&] { ReadJsonObject(json, "Test"); });
 }
 
 TEST(JsonTest, WritesOneLineWithEscapes) {

@@ -37,6 +37,7 @@
 #include "param/field_entry_numeric.h"
 #include "param/field_entry_optional.h"
 #include "param/field_entry_tuple.h"
+#include "param/field_entry_wrapper.h"
 #include "param/field_info.h"
 #include "param/get_env.h"
 #include "param/json.h"

@@ -11,21 +11,11 @@
 #include "gtest/gtest.h"
 #include "param/param.h"
 #include "param/test_params.h"
+#include "param/test_util.h"
 
 namespace umbra {
 namespace param_test {
 namespace {
-
-// The ParamError message `init` throws, or "no error".
-template <typename Function>
-std::string ErrorOf(Function init) {
-  try {
-    init();
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // Init with nhidden set (it is required) plus one more pair.
 std::string InitError(const std::string& key, const std::string& value) {
