@@ -311,19 +311,12 @@ TEST(FieldEntryDeathTest, RegistrationMistakeAbortsAtStartUpWithTheMessage) {
 }
 
 // Thirty fields: offsets, order and defaults must all line up.
-#define UMBRA_TEST_FIELDS(X)                                                   \
-  X(f00)                                                                       \
-  X(f01)                                                                       \
-  X(f02)                                                                       \
-  X(f03)                                                                       \
-  X(f04)                                                                       \
-  X(f05)                                                                       \
-  X(f06)                                                                       \
-  X(f07)                                                                       \
-  X(f08)                                                                       \
-  X(f09)                                                                       \
-  X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) X(f19) X(f20) \
-      X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29)
+// clang-format off
+#define UMBRA_TEST_FIELDS(X)                                            \
+  X(f00) X(f01) X(f02) X(f03) X(f04) X(f05) X(f06) X(f07) X(f08) X(f09) \
+  X(f10) X(f11) X(f12) X(f13) X(f14) X(f15) X(f16) X(f17) X(f18) X(f19) \
+  X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29)
+// clang-format on
 #define UMBRA_TEST_MEMBER(name) double name;
 #define UMBRA_TEST_DECLARE(name) UMBRA_DECLARE_FIELD(name).set_default(-1.0);
 
