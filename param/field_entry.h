@@ -6,8 +6,8 @@
 //   bool                                   true/false/1/0 in any case
 //   std::string                            the text as given
 //   std::optional<T>                       "None" or a T
-//   (field_entry_optional.h) std::vector<T>, T numeric              "1,28,28"
-//   or "(1,28,28)"
+//                                          (field_entry_optional.h)
+//   std::vector<T>, T numeric              "1,28,28" or "(1,28,28)"
 //                                          (field_entry_tuple.h)
 //   any other type                         its operator>> and operator<<
 //
