@@ -16,8 +16,10 @@ namespace {
 template <typename SrcExp, typename DType>
 struct RepeatRowsExp
     : public MakeTensorExp<RepeatRowsExp<SrcExp, DType>, SrcExp, 2, DType> {
-  SrcExp src_;
-  RepeatRowsExp(const SrcExp& src, index_t rows) : src_(src) {
+  // Operands are held as ExpHolder<SrcExp>::type (the full chainer type when
+  // SrcExp is itself a MakeTensorExp) and read back with .self().
+  typename ExpHolder<SrcExp>::type src_;
+  RepeatRowsExp(const SrcExp& src, index_t rows) : src_(detail::HoldRef(src)) {
     this->shape_ = Shape2(rows, ShapeCheck<1, SrcExp>::Check(src)[0]);
   }
 };
@@ -32,7 +34,7 @@ RepeatRowsExp<SrcExp, DType> repeat_rows(const Exp<SrcExp, DType, etype>& src,
 template <typename SrcExp, typename DType>
 struct Plan<RepeatRowsExp<SrcExp, DType>, DType> {
   explicit Plan(const RepeatRowsExp<SrcExp, DType>& e)
-      : src_(MakePlan(e.src_)) {}
+      : src_(MakePlan(e.src_.self())) {}
   UMBRA_XINLINE DType Eval(index_t y, index_t x) const {
     return src_.Eval(0, x);
   }

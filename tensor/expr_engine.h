@@ -8,13 +8,26 @@
 // Every expression is evaluated on the 2-D view of its destination: y runs
 // over the product of the leading dimensions, x over the last one.
 //
-// Contract for a chainer in tensor/extension (see MakeTensorExp):
-//   struct MyExp : MakeTensorExp<MyExp, SrcExp, dim, DType> { SrcExp src_; };
-//   template <...> struct Plan<MyExp, DType> {
-//     UMBRA_XINLINE DType Eval(index_t y, index_t x) const;  // any (y, x)
+// Contract for a chainer in tensor/extension (see MakeTensorExp, and
+// engine_test.cc for a complete one):
+//   template <typename SrcExp, typename DType>
+//   struct MyExp : MakeTensorExp<MyExp<SrcExp, DType>, SrcExp, dim, DType> {
+//     typename ExpHolder<SrcExp>::type src_;  // operands by value
+//     MyExp(const SrcExp& src) : src_(detail::HoldRef(src)) {
+//       this->shape_ = ...;  // the result shape
+//     }
 //   };
-//   template <...> Plan<MyExp, DType> MakePlan(const MyExp& e);
-// The constructor of MyExp sets this->shape_ (the result shape).
+//   template <...> struct Plan<MyExp<SrcExp, DType>, DType> {
+//     explicit Plan(const MyExp<SrcExp, DType>& e)
+//         : src_(MakePlan(e.src_.self())) {}
+//     UMBRA_XINLINE DType Eval(index_t y, index_t x) const;  // any (y, x)
+//     Plan<SrcExp, DType> src_;
+//   };
+//   template <...> Plan<MyExp<...>, DType> MakePlan(const MyExp<...>& e);
+// Build sub-plans from `operand.self()`: that is the operand's declared
+// expression type (the MakeTensorExp base for chainers), whose Plan the
+// engine expects. Plans are copied to the device: hold values, not pointers
+// to host objects.
 #ifndef UMBRA_TENSOR_EXPR_ENGINE_H_
 #define UMBRA_TENSOR_EXPR_ENGINE_H_
 

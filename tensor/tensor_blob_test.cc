@@ -80,7 +80,9 @@ TEST(TShapeTest, ParsesPythonTuples) {
     TShape s;
     is >> s;
     EXPECT_EQ(!is.fail(), c.ok) << c.in;
-    if (c.ok) EXPECT_EQ(Str(s), c.out) << c.in;
+    if (c.ok) {
+      EXPECT_EQ(Str(s), c.out) << c.in;
+    }
   }
 }
 

@@ -129,8 +129,7 @@ void Stream<gpu>::CreateBlasHandle() {
                    detail::StrCat("Stream<gpu> on device ", device_));
   blas_handle_ = handle;
   UMBRA_CUDA_CHECK(cublasSetStream(handle, stream_), "Stream<gpu>");
-  // Tensor cores for float where cuBLAS may use them without changing the
-  // results' precision class (TF32 is not enabled: results match fp32).
+  // alpha and beta are passed from host memory.
   UMBRA_CUDA_CHECK(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST),
                    "Stream<gpu>");
 }
@@ -221,6 +220,27 @@ int GpuDeviceCount() {
   }
   return count;
 }
+
+namespace gpu_detail {
+int MaxGridBlocks() {
+  static std::mutex mutex;
+  static std::vector<int>* blocks = new std::vector<int>();
+  const int device = GpuCurrentDevice();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (static_cast<int>(blocks->size()) <= device) {
+    blocks->resize(device + 1, 0);
+  }
+  int& n = (*blocks)[device];
+  if (n == 0) {
+    int sms = 0;
+    UMBRA_CUDA_CHECK(
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+        detail::StrCat("device ", device));
+    n = sms * 32;
+  }
+  return n;
+}
+}  // namespace gpu_detail
 
 int GpuCurrentDevice() {
   int device = 0;

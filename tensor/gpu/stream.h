@@ -108,6 +108,13 @@ int GpuDeviceCount();
 // The device the calling thread works on.
 int GpuCurrentDevice();
 
+namespace gpu_detail {
+// The grid size (in blocks of 256 threads) that fills the current device
+// with work: 32 blocks per multiprocessor. Grid-stride kernels use at most
+// this many.
+int MaxGridBlocks();
+}  // namespace gpu_detail
+
 // Makes dev_id the calling thread's current device. Throws GpuError (with
 // the device count) when it does not exist.
 template <typename Device>
