@@ -1,0 +1,375 @@
+#include "train/config_schema.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "param/edit_distance.h"
+#include "param/field_info.h"
+#include "param/param_error.h"
+#include "param/registry.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+constexpr absl::string_view kDefaultValue = "default";
+
+bool Contains(const std::vector<std::string>& keys, absl::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// "; did you mean 'x'?" or "".
+std::string DidYouMean(absl::string_view word,
+                       const std::vector<std::string>& candidates) {
+  const std::optional<std::string> match =
+      param::ClosestMatch(word, candidates);
+  return match ? absl::StrCat("; did you mean '", *match, "'?") : "";
+}
+
+// `hint`, or "." to end the sentence when there is none.
+std::string OrPeriod(std::string hint) {
+  return hint.empty() ? std::string(".") : hint;
+}
+
+std::string ListOf(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
+}
+
+// The keys of every layer type and every iterator type.
+struct AllKeys {
+  std::vector<std::string> layer;
+  std::vector<std::string> iterator;
+};
+
+AllKeys CollectKeys(const ConfigSchema& schema) {
+  AllKeys all;
+  for (const std::string& type : schema.LayerTypes()) {
+    for (std::string& key :
+         schema.LayerKeys(type).value_or(std::vector<std::string>())) {
+      all.layer.push_back(std::move(key));
+    }
+  }
+  for (const std::string& type : schema.IteratorTypes()) {
+    for (std::string& key :
+         schema.IteratorKeys(type).value_or(std::vector<std::string>())) {
+      all.iterator.push_back(std::move(key));
+    }
+  }
+  all.layer = Sorted(std::move(all.layer));
+  all.iterator = Sorted(std::move(all.iterator));
+  return all;
+}
+
+// Throws the unknown-key error for `entry` (whose key, tag removed, is
+// `key`) in `section`, with `valid` the keys accepted there.
+[[noreturn]] void ThrowUnknownKey(const ConfigEntry& entry,
+                                  absl::string_view key,
+                                  absl::string_view section,
+                                  const std::vector<std::string>& valid,
+                                  const std::vector<std::string>& tags) {
+  std::string hint = DidYouMean(key, valid);
+  if (hint.empty()) {
+    // `lr:eta`: a prefix that is not a weight tag in front of a valid key.
+    const std::size_t colon = key.find(':');
+    if (colon != absl::string_view::npos &&
+        Contains(valid, key.substr(colon + 1))) {
+      hint = absl::StrCat("; '", key.substr(0, colon),
+                          ":' is not a weight tag (tags: ", ListOf(tags),
+                          "); did you mean '", key.substr(colon + 1), "'?");
+    }
+  }
+  throw ConfigError(
+      entry.location, entry.key,
+      absl::StrCat("unknown key '", entry.key, "' in ", section,
+                   hint.empty() ? "." : hint, " Valid keys: ", ListOf(valid)));
+}
+
+// Checks a layer's type; returns its keys.
+std::vector<std::string> CheckLayerType(const LayerDeclaration& layer,
+                                        const ConfigSchema& schema) {
+  std::optional<std::vector<std::string>> keys = schema.LayerKeys(layer.type);
+  if (!keys) {
+    const std::vector<std::string> types = schema.LayerTypes();
+    throw ConfigError(layer.declaration.location, layer.declaration.key,
+                      absl::StrCat("'", layer.declaration.ToString(),
+                                   "': unknown layer type '", layer.type, "'",
+                                   OrPeriod(DidYouMean(layer.type, types)),
+                                   " Known types: ", ListOf(types)));
+  }
+  return Sorted(std::move(*keys));
+}
+
+std::vector<std::string> CheckIteratorType(const IteratorStage& stage,
+                                           const ConfigSchema& schema) {
+  std::optional<std::vector<std::string>> keys =
+      schema.IteratorKeys(stage.type);
+  if (!keys) {
+    const std::vector<std::string> types = schema.IteratorTypes();
+    throw ConfigError(
+        stage.declaration.location, stage.declaration.key,
+        absl::StrCat("key 'iter': unknown iterator type '", stage.type, "'",
+                     OrPeriod(DidYouMean(stage.type, types)),
+                     " Known types: ", ListOf(types)));
+  }
+  return Sorted(std::move(*keys));
+}
+
+// The layer whose type and settings apply to `layer` (the primary layer for
+// share[...]).
+const LayerDeclaration& Effective(const TrainConfig& config,
+                                  const LayerDeclaration& layer) {
+  return layer.shared_with >= 0 ? config.net.layers.at(layer.shared_with)
+                                : layer;
+}
+
+}  // namespace
+
+void KeySchema::AddGlobalKeys(const std::vector<std::string>& keys) {
+  global_keys_.insert(keys.begin(), keys.end());
+}
+
+void KeySchema::AddLayerType(const std::string& type,
+                             const std::vector<std::string>& keys) {
+  layer_keys_[type].insert(keys.begin(), keys.end());
+}
+
+void KeySchema::AddIteratorType(const std::string& type,
+                                const std::vector<std::string>& keys) {
+  iterator_keys_[type].insert(keys.begin(), keys.end());
+}
+
+void KeySchema::AddGlobalParamStructs(
+    const std::vector<std::string>& struct_names) {
+  for (const std::string& name : struct_names) {
+    AddGlobalKeys(ParamStructKeys(name));
+  }
+}
+
+void KeySchema::AddLayerParamStructs(
+    const std::string& type, const std::vector<std::string>& struct_names) {
+  AddLayerType(type, {});
+  for (const std::string& name : struct_names) {
+    AddLayerType(type, ParamStructKeys(name));
+  }
+}
+
+void KeySchema::AddIteratorParamStructs(
+    const std::string& type, const std::vector<std::string>& struct_names) {
+  AddIteratorType(type, {});
+  for (const std::string& name : struct_names) {
+    AddIteratorType(type, ParamStructKeys(name));
+  }
+}
+
+std::vector<std::string> KeySchema::GlobalKeys() const {
+  return {global_keys_.begin(), global_keys_.end()};
+}
+
+std::vector<std::string> KeySchema::LayerTypes() const {
+  std::vector<std::string> types;
+  for (const auto& type : layer_keys_) types.push_back(type.first);
+  return types;
+}
+
+std::optional<std::vector<std::string>> KeySchema::LayerKeys(
+    absl::string_view type) const {
+  const auto found = layer_keys_.find(type);
+  if (found == layer_keys_.end()) return std::nullopt;
+  return std::vector<std::string>(found->second.begin(), found->second.end());
+}
+
+std::vector<std::string> KeySchema::IteratorTypes() const {
+  std::vector<std::string> types;
+  for (const auto& type : iterator_keys_) types.push_back(type.first);
+  return types;
+}
+
+std::optional<std::vector<std::string>> KeySchema::IteratorKeys(
+    absl::string_view type) const {
+  const auto found = iterator_keys_.find(type);
+  if (found == iterator_keys_.end()) return std::nullopt;
+  return std::vector<std::string>(found->second.begin(), found->second.end());
+}
+
+std::vector<std::string> ParamStructKeys(absl::string_view struct_name) {
+  const ParamStructInfo info = GetParamStruct(struct_name);
+  std::vector<std::string> keys;
+  for (const ParamFieldInfo& field : info.fields) {
+    keys.push_back(field.name);
+    keys.insert(keys.end(), field.aliases.begin(), field.aliases.end());
+  }
+  return Sorted(std::move(keys));
+}
+
+std::pair<std::string, std::string> SplitWeightTag(
+    absl::string_view key, const std::vector<std::string>& tags) {
+  const std::size_t colon = key.find(':');
+  if (colon != absl::string_view::npos &&
+      Contains(tags, key.substr(0, colon))) {
+    return {std::string(key.substr(0, colon)),
+            std::string(key.substr(colon + 1))};
+  }
+  return {std::string(), std::string(key)};
+}
+
+void ValidateTrainConfig(const TrainConfig& config,
+                         const ConfigSchema& schema) {
+  const std::vector<std::string> tags = schema.WeightTags();
+  // Layer types first: a wrong type makes every key of its layer look wrong.
+  std::vector<std::vector<std::string>> layer_keys;
+  for (const LayerDeclaration& layer : config.net.layers) {
+    layer_keys.push_back(CheckLayerType(Effective(config, layer), schema));
+  }
+  for (const IteratorChain& chain : config.iterators) {
+    for (const IteratorStage& stage : chain.stages) {
+      CheckIteratorType(stage, schema);
+    }
+  }
+
+  const AllKeys all = CollectKeys(schema);
+  std::vector<std::string> global_valid = schema.GlobalKeys();
+  global_valid.insert(global_valid.end(), all.layer.begin(), all.layer.end());
+  global_valid.insert(global_valid.end(), all.iterator.begin(),
+                      all.iterator.end());
+  global_valid = Sorted(std::move(global_valid));
+  for (const ConfigEntry& entry : config.globals) {
+    const auto [tag, key] = SplitWeightTag(entry.key, tags);
+    const std::vector<std::string>& valid =
+        tag.empty() ? global_valid : all.layer;
+    if (!Contains(valid, key)) {
+      ThrowUnknownKey(entry, key,
+                      tag.empty() ? "the global settings"
+                                  : "the global settings (a tagged key is "
+                                    "a layer key)",
+                      valid, tags);
+    }
+  }
+
+  for (std::size_t i = 0; i < config.net.layers.size(); ++i) {
+    const LayerDeclaration& layer = config.net.layers[i];
+    for (const ConfigEntry& entry : layer.settings) {
+      const std::string key = SplitWeightTag(entry.key, tags).second;
+      if (!Contains(layer_keys[i], key)) {
+        ThrowUnknownKey(entry, key, layer.Describe(), layer_keys[i], tags);
+      }
+    }
+  }
+
+  for (const IteratorChain& chain : config.iterators) {
+    std::vector<std::string> valid;
+    for (const IteratorStage& stage : chain.stages) {
+      // A stage accepts its own keys and those of the stages it wraps.
+      const std::vector<std::string> own = CheckIteratorType(stage, schema);
+      valid.insert(valid.end(), own.begin(), own.end());
+      valid = Sorted(std::move(valid));
+      for (const ConfigEntry& entry : stage.settings) {
+        if (!Contains(valid, entry.key)) {
+          ThrowUnknownKey(
+              entry, entry.key,
+              absl::StrCat(chain.Describe(), ", iterator ", stage.type), valid,
+              tags);
+        }
+      }
+    }
+  }
+}
+
+std::vector<ConfigEntry> LayerSettings(const TrainConfig& config,
+                                       const LayerDeclaration& layer,
+                                       const ConfigSchema& schema) {
+  const LayerDeclaration& effective = Effective(config, layer);
+  const std::vector<std::string> tags = schema.WeightTags();
+  const std::vector<std::string> keys =
+      schema.LayerKeys(effective.type).value_or(std::vector<std::string>());
+  std::vector<ConfigEntry> settings;
+  for (const ConfigEntry& entry : config.globals) {
+    if (Contains(keys, SplitWeightTag(entry.key, tags).second)) {
+      settings.push_back(entry);
+    }
+  }
+  settings.insert(settings.end(), effective.settings.begin(),
+                  effective.settings.end());
+  return settings;
+}
+
+std::vector<ConfigEntry> IteratorSettings(const TrainConfig& config,
+                                          const IteratorChain& chain,
+                                          std::size_t stage,
+                                          const ConfigSchema& schema) {
+  const std::vector<std::string> keys =
+      schema.IteratorKeys(chain.stages.at(stage).type)
+          .value_or(std::vector<std::string>());
+  std::vector<ConfigEntry> settings;
+  for (const ConfigEntry& entry : config.globals) {
+    if (Contains(keys, entry.key)) settings.push_back(entry);
+  }
+  for (std::size_t i = stage; i < chain.stages.size(); ++i) {
+    for (const ConfigEntry& entry : chain.stages[i].settings) {
+      if (i == stage || Contains(keys, entry.key)) settings.push_back(entry);
+    }
+  }
+  return settings;
+}
+
+std::vector<std::pair<std::string, std::string>> ToParamKwargs(
+    const std::vector<ConfigEntry>& entries) {
+  std::vector<std::pair<std::string, std::string>> kwargs;
+  for (const ConfigEntry& entry : entries) {
+    if (entry.value == kDefaultValue && !entry.quoted_value) continue;
+    kwargs.emplace_back(entry.key, entry.value);
+  }
+  return kwargs;
+}
+
+ConfigError ConfigErrorFromParamError(const ParamError& error,
+                                      const std::vector<ConfigEntry>& entries,
+                                      const ConfigEntry& fallback,
+                                      absl::string_view section) {
+  // The keys that set the field the error is about: its name and aliases.
+  std::vector<std::string> keys;
+  if (!error.key().empty()) keys.push_back(error.key());
+  if (!error.struct_name().empty()) {
+    try {
+      for (const ParamFieldInfo& field :
+           GetParamStruct(error.struct_name()).fields) {
+        if (field.name != error.key() &&
+            !Contains(field.aliases, error.key())) {
+          continue;
+        }
+        keys.push_back(field.name);
+        keys.insert(keys.end(), field.aliases.begin(), field.aliases.end());
+      }
+    } catch (const ParamError&) {
+      // Not registered: match the key alone.
+    }
+  }
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->value == kDefaultValue && !it->quoted_value) continue;
+    const std::size_t colon = it->key.find(':');
+    const std::string untagged =
+        colon == std::string::npos ? it->key : it->key.substr(colon + 1);
+    if (Contains(keys, it->key) || Contains(keys, untagged)) {
+      return ConfigError(it->location, it->key,
+                         absl::StrCat("in ", section, ": ", error.what()));
+    }
+  }
+  return ConfigError(fallback.location, error.key(),
+                     absl::StrCat("in ", section, ": ", error.what()));
+}
+
+}  // namespace train
+}  // namespace umbra
