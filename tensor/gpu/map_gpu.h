@@ -2,7 +2,7 @@
 // kernel.
 //
 // In a .cu file (nvcc, __CUDACC__), any expression works: the kernels of
-// map_kernels.cuh are included and instantiated for the expression at hand.
+// map_kernels_cuda.h are included and instantiated for the expression at hand.
 // In host-only .cc code, the two expressions that TensorContainer, NewTensor
 // and everyday code need work too, through kernels compiled once per type in
 // this package: a scalar (`t = 0.5f`, `t *= 2.0f`) and a tensor of the same
@@ -37,7 +37,7 @@ void FillTensor(Tensor<gpu, 2, DType> dst, DType value);
 template <typename Saver, typename DType>
 void MapTensor(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src);
 
-// The general evaluation: defined in map_kernels.cuh (nvcc only).
+// The general evaluation: defined in map_kernels_cuda.h (nvcc only).
 template <typename Saver, typename DType, typename R, int dim, typename E>
 void MapPlanGpu(R* dst, const E& exp, Shape<dim> dshape);
 

@@ -1,5 +1,5 @@
 // FillTensor and MapTensor for the integer types.
-#include "tensor/gpu/map_instances.cuh"
+#include "tensor/gpu/map_instances_cuda.h"
 
 namespace umbra {
 namespace gpu_detail {

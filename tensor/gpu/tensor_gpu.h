@@ -3,7 +3,7 @@
 // code that depends on //tensor/gpu (which defines UMBRA_USE_CUDA).
 //
 // What a .cu file gets (nvcc): every expression on gpu tensors, evaluated by
-// one kernel (map_kernels.cuh). What host .cc code gets: Stream<gpu>, device
+// one kernel (map_kernels_cuda.h). What host .cc code gets: Stream<gpu>, device
 // memory and copies, scalar fills and tensor copies with any saver, dot and
 // batch_dot (cuBLAS), Random<gpu> (cuRAND), the reductions and softmax of
 // reduce_gpu.h, and the entry points of ops_gpu.h; other expressions are a
@@ -37,7 +37,7 @@
 #include "tensor/gpu/stream.h"
 
 #ifdef __CUDACC__
-#include "tensor/gpu/map_kernels.cuh"
+#include "tensor/gpu/map_kernels_cuda.h"
 #endif
 
 #endif  // UMBRA_TENSOR_GPU_TENSOR_GPU_H_

@@ -2,10 +2,10 @@
 // macro that instantiates them for one element type and every saver. Each
 // map_instances_*.cu instantiates a few types, so nvcc compiles each kernel
 // once and the files build in parallel.
-#ifndef UMBRA_TENSOR_GPU_MAP_INSTANCES_CUH_
-#define UMBRA_TENSOR_GPU_MAP_INSTANCES_CUH_
+#ifndef UMBRA_TENSOR_GPU_MAP_INSTANCES_CUDA_H_
+#define UMBRA_TENSOR_GPU_MAP_INSTANCES_CUDA_H_
 
-#include "tensor/gpu/map_kernels.cuh"
+#include "tensor/gpu/map_kernels_cuda.h"
 
 namespace umbra {
 namespace gpu_detail {
@@ -34,4 +34,4 @@ void MapTensor(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src) {
   UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::multo, DType)       \
   UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::divto, DType)
 
-#endif  // UMBRA_TENSOR_GPU_MAP_INSTANCES_CUH_
+#endif  // UMBRA_TENSOR_GPU_MAP_INSTANCES_CUDA_H_

@@ -13,11 +13,11 @@
 //    total % N elements go through the scalar plan.
 // Both run on the destination's stream (the default stream when it has
 // none) and are checked after launch.
-#ifndef UMBRA_TENSOR_GPU_MAP_KERNELS_CUH_
-#define UMBRA_TENSOR_GPU_MAP_KERNELS_CUH_
+#ifndef UMBRA_TENSOR_GPU_MAP_KERNELS_CUDA_H_
+#define UMBRA_TENSOR_GPU_MAP_KERNELS_CUDA_H_
 
 #ifndef __CUDACC__
-#error "map_kernels.cuh holds CUDA kernels: include it from .cu files only"
+#error "map_kernels_cuda.h holds CUDA kernels: include it from .cu files only"
 #endif
 
 #include <cuda_runtime.h>
@@ -303,4 +303,4 @@ void MapPlanGpu(R* dst, const E& exp, Shape<dim> dshape) {
 }  // namespace gpu_detail
 }  // namespace umbra
 
-#endif  // UMBRA_TENSOR_GPU_MAP_KERNELS_CUH_
+#endif  // UMBRA_TENSOR_GPU_MAP_KERNELS_CUDA_H_
