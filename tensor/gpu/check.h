@@ -57,29 +57,29 @@ bool SyncAfterLaunch();
 // Evaluates `call` (a CUDA, cuBLAS or cuRAND call); on failure throws
 // GpuError naming the call, the error string and `context`, which is only
 // evaluated on failure (a std::string expression).
-#define UMBRA_CUDA_CHECK(call, context)                                   \
-  do {                                                                    \
-    const auto umbra_status_ = (call);                                    \
-    if (::umbra::gpu_detail::Failed(umbra_status_)) {                     \
-      ::umbra::gpu_detail::ThrowGpuError(                                 \
-          #call, ::umbra::gpu_detail::LibraryName(umbra_status_),         \
-          ::umbra::gpu_detail::StatusString(umbra_status_), (context),    \
-          __FILE__, __LINE__);                                            \
-    }                                                                     \
+#define UMBRA_CUDA_CHECK(call, context)                                \
+  do {                                                                 \
+    const auto umbra_status_ = (call);                                 \
+    if (::umbra::gpu_detail::Failed(umbra_status_)) {                  \
+      ::umbra::gpu_detail::ThrowGpuError(                              \
+          #call, ::umbra::gpu_detail::LibraryName(umbra_status_),      \
+          ::umbra::gpu_detail::StatusString(umbra_status_), (context), \
+          __FILE__, __LINE__);                                         \
+    }                                                                  \
   } while (0)
 
 // Checks a kernel launch (cudaGetLastError, and a synchronisation when
 // UMBRA_CUDA_SYNC=1) and names the kernel and `context` on failure.
-#define UMBRA_CUDA_CHECK_LAUNCH(kernel_name, stream, context)                \
-  do {                                                                       \
-    UMBRA_CUDA_CHECK(cudaGetLastError(),                                     \
-                     std::string("launch of ") + (kernel_name) + ": " +      \
-                         (context));                                         \
-    if (::umbra::gpu_detail::SyncAfterLaunch()) {                            \
-      UMBRA_CUDA_CHECK(cudaStreamSynchronize(stream),                        \
-                       std::string("kernel ") + (kernel_name) + ": " +       \
-                           (context));                                       \
-    }                                                                        \
+#define UMBRA_CUDA_CHECK_LAUNCH(kernel_name, stream, context)          \
+  do {                                                                 \
+    UMBRA_CUDA_CHECK(                                                  \
+        cudaGetLastError(),                                            \
+        std::string("launch of ") + (kernel_name) + ": " + (context)); \
+    if (::umbra::gpu_detail::SyncAfterLaunch()) {                      \
+      UMBRA_CUDA_CHECK(                                                \
+          cudaStreamSynchronize(stream),                               \
+          std::string("kernel ") + (kernel_name) + ": " + (context));  \
+    }                                                                  \
   } while (0)
 
 #endif  // UMBRA_TENSOR_GPU_CHECK_H_

@@ -43,36 +43,33 @@ namespace gpu_blas {
 // default stream); A is m x k after op, B is k x n after op; lda/ldb/ldc are
 // row strides in elements. `batch` products with element strides stride_a,
 // stride_b, stride_c between consecutive matrices (batch 1: plain gemm).
-void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m,
-          index_t n, index_t k, float alpha, const float* a, index_t lda,
-          index_t stride_a, const float* b, index_t ldb, index_t stride_b,
-          float beta, float* c, index_t ldc, index_t stride_c,
-          index_t batch = 1);
-void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m,
-          index_t n, index_t k, double alpha, const double* a, index_t lda,
+void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m, index_t n,
+          index_t k, float alpha, const float* a, index_t lda, index_t stride_a,
+          const float* b, index_t ldb, index_t stride_b, float beta, float* c,
+          index_t ldc, index_t stride_c, index_t batch = 1);
+void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m, index_t n,
+          index_t k, double alpha, const double* a, index_t lda,
           index_t stride_a, const double* b, index_t ldb, index_t stride_b,
           double beta, double* c, index_t ldc, index_t stride_c,
           index_t batch = 1);
 // half storage, fp32 compute.
-void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m,
-          index_t n, index_t k, float alpha, const half_t* a, index_t lda,
+void Gemm(Stream<gpu>* stream, bool trans_a, bool trans_b, index_t m, index_t n,
+          index_t k, float alpha, const half_t* a, index_t lda,
           index_t stride_a, const half_t* b, index_t ldb, index_t stride_b,
           float beta, half_t* c, index_t ldc, index_t stride_c,
           index_t batch = 1);
 // y = alpha * x^T * op(A) + beta * y for a row-major m x n matrix A (y has n
 // elements, or m when trans_a).
-void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n,
-          float alpha, const float* a, index_t lda, const float* x,
-          float beta, float* y);
-void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n,
-          double alpha, const double* a, index_t lda, const double* x,
-          double beta, double* y);
-void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n,
-          float alpha, const half_t* a, index_t lda, const half_t* x,
-          float beta, half_t* y);
+void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n, float alpha,
+          const float* a, index_t lda, const float* x, float beta, float* y);
+void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n, double alpha,
+          const double* a, index_t lda, const double* x, double beta,
+          double* y);
+void Gemv(Stream<gpu>* stream, bool trans_a, index_t m, index_t n, float alpha,
+          const half_t* a, index_t lda, const half_t* x, float beta, half_t* y);
 // A += alpha * x * y^T for a row-major m x n matrix A.
-void Ger(Stream<gpu>* stream, index_t m, index_t n, float alpha,
-         const float* x, const float* y, float* a, index_t lda);
+void Ger(Stream<gpu>* stream, index_t m, index_t n, float alpha, const float* x,
+         const float* y, float* a, index_t lda);
 void Ger(Stream<gpu>* stream, index_t m, index_t n, double alpha,
          const double* x, const double* y, double* a, index_t lda);
 void Ger(Stream<gpu>* stream, index_t m, index_t n, float alpha,
@@ -88,8 +85,8 @@ struct CublasType {
                     std::is_same<DType, half_t>::value,
                 "dot on the GPU supports float, double and half_t tensors");
   // The type of alpha and beta: float for half_t (fp32 compute).
-  typedef typename std::conditional<std::is_same<DType, double>::value,
-                                    double, float>::type Scalar;
+  typedef typename std::conditional<std::is_same<DType, double>::value, double,
+                                    float>::type Scalar;
 };
 template <int da, int db, typename DType>
 inline bool Overlap(const Tensor<gpu, da, DType>& a,
@@ -105,8 +102,7 @@ inline Shape<2> OpShape(const Tensor<gpu, 2, DType>& t, bool trans) {
 // Runs eval(tmp) into a temporary shaped like dst, then copies it into dst
 // (for destinations that overlap an operand).
 template <typename SV, int dim, typename DType, typename EvalFn>
-inline void ThroughTemporary(Tensor<gpu, dim, DType>* dst,
-                             const EvalFn& eval) {
+inline void ThroughTemporary(Tensor<gpu, dim, DType>* dst, const EvalFn& eval) {
   TensorContainer<gpu, dim, DType> tmp(dst->shape_);
   tmp.set_stream(dst->stream_);
   Tensor<gpu, dim, DType> t = tmp.view();
@@ -231,8 +227,8 @@ struct DotEngine<SV, gpu, 3, 3, 3, ltrans, rtrans, DType> {
     }
     gpu_blas::Gemm(dst.stream_, ltrans, rtrans, sl[0], sr[1], sl[1],
                    Scalar(dot_detail::DotSaver<SV>::kAlphaSign * Scalar(scale)),
-                   lhs.dptr_, lhs.stride_, lhs.template MemSize<1>(),
-                   rhs.dptr_, rhs.stride_, rhs.template MemSize<1>(),
+                   lhs.dptr_, lhs.stride_, lhs.template MemSize<1>(), rhs.dptr_,
+                   rhs.stride_, rhs.template MemSize<1>(),
                    Scalar(dot_detail::DotSaver<SV>::kBeta), dst.dptr_,
                    dst.stride_, dst.template MemSize<1>(), dst.size(0));
   }

@@ -27,11 +27,11 @@ void MapTensor(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src) {
   template void FillTensor<Saver, DType>(Tensor<gpu, 2, DType>, DType); \
   template void MapTensor<Saver, DType>(Tensor<gpu, 2, DType>,          \
                                         Tensor<gpu, 2, DType>);
-#define UMBRA_GPU_MAP_INSTANTIATE(DType)                  \
-  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::saveto, DType)      \
-  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::plusto, DType)      \
-  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::minusto, DType)     \
-  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::multo, DType)       \
+#define UMBRA_GPU_MAP_INSTANTIATE(DType)              \
+  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::saveto, DType)  \
+  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::plusto, DType)  \
+  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::minusto, DType) \
+  UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::multo, DType)   \
   UMBRA_GPU_MAP_INSTANTIATE_SAVER(sv::divto, DType)
 
 #endif  // UMBRA_TENSOR_GPU_MAP_INSTANCES_CUDA_H_

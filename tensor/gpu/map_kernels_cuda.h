@@ -101,9 +101,8 @@ inline void Inspect(const expr::BinaryMapExp<OP, TA, TB, DType, etype>& e,
 }
 template <typename OP, typename TA, typename TB, typename TC, typename DType,
           int etype>
-inline void Inspect(
-    const expr::TernaryMapExp<OP, TA, TB, TC, DType, etype>& e,
-    FlatInfo* info) {
+inline void Inspect(const expr::TernaryMapExp<OP, TA, TB, TC, DType, etype>& e,
+                    FlatInfo* info) {
   Inspect(e.item1_, info);
   Inspect(e.item2_, info);
   Inspect(e.item3_, info);
@@ -222,7 +221,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     } else {
       VecArray<DType, N> old = vdst[i];
       UMBRA_PRAGMA_UNROLL
-      for (int j = 0; j < N; ++j) Saver::template Save<DType>(old.v[j], value.v[j]);
+      for (int j = 0; j < N; ++j)
+        Saver::template Save<DType>(old.v[j], value.v[j]);
       vdst[i] = old;
     }
   }
@@ -233,20 +233,20 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 // Launches MapPlanKernel over rows x cols.
 template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
-inline void LaunchMapPlan(const DstPlan& dst, const SrcPlan& src,
-                          index_t rows, index_t cols, cudaStream_t stream,
+inline void LaunchMapPlan(const DstPlan& dst, const SrcPlan& src, index_t rows,
+                          index_t cols, cudaStream_t stream,
                           const Shape<2>& shape) {
   int bx = 1;
   while (bx < kBlockThreads && bx < cols) bx *= 2;
   const int by = kBlockThreads / bx;
   const index_t max_blocks = MaxGridBlocks();
   const index_t gx = std::min<index_t>((cols + bx - 1) / bx, max_blocks);
-  const index_t gy = std::min<index_t>(
-      std::min<index_t>((rows + by - 1) / by, 65535),
-      std::max<index_t>(1, max_blocks / gx));
-  MapPlanKernel<Saver, DType><<<dim3(unsigned(gx), unsigned(gy)),
-                                dim3(unsigned(bx), unsigned(by)), 0,
-                                stream>>>(dst, src, rows, cols);
+  const index_t gy =
+      std::min<index_t>(std::min<index_t>((rows + by - 1) / by, 65535),
+                        std::max<index_t>(1, max_blocks / gx));
+  MapPlanKernel<Saver, DType>
+      <<<dim3(unsigned(gx), unsigned(gy)), dim3(unsigned(bx), unsigned(by)), 0,
+         stream>>>(dst, src, rows, cols);
   UMBRA_CUDA_CHECK_LAUNCH(
       "MapPlanKernel", stream,
       detail::StrCat("dst ", Saver::kName, " expression over ", shape));
@@ -271,17 +271,16 @@ void MapPlanGpu(R* dst, const E& exp, Shape<dim> dshape) {
         if (N > 1 && info.aligned && kVecBytes % sizeof(DType) == 0) {
           const index_t max_blocks = MaxGridBlocks();
           const index_t blocks = std::max<index_t>(
-              1, std::min<index_t>((total / N + kBlockThreads - 1) /
-                                       kBlockThreads,
-                                   max_blocks));
+              1,
+              std::min<index_t>((total / N + kBlockThreads - 1) / kBlockThreads,
+                                max_blocks));
           MapVecKernel<Saver, DType, N>
               <<<unsigned(blocks), kBlockThreads, 0, stream>>>(
                   dst2.dptr_, VecPlan<E, DType, N>(exp), expr::MakePlan(exp),
                   total);
-          UMBRA_CUDA_CHECK_LAUNCH(
-              "MapVecKernel", stream,
-              detail::StrCat("dst ", Saver::kName, " expression over ",
-                             dshape));
+          UMBRA_CUDA_CHECK_LAUNCH("MapVecKernel", stream,
+                                  detail::StrCat("dst ", Saver::kName,
+                                                 " expression over ", dshape));
           return;
         }
         // Contiguous but unaligned: one long row.
@@ -295,8 +294,8 @@ void MapPlanGpu(R* dst, const E& exp, Shape<dim> dshape) {
                                 shape[0], shape[1], stream, shape);
   } else {
     LaunchMapPlan<Saver, DType>(expr::MakePlan(dst->self()),
-                                expr::MakePlan(exp), shape[0], shape[1],
-                                stream, shape);
+                                expr::MakePlan(exp), shape[0], shape[1], stream,
+                                shape);
   }
 }
 

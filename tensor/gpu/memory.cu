@@ -26,9 +26,8 @@ namespace {
 
 // Copies `rows` rows of `width` bytes between pitched buffers.
 void Copy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
-            size_t width, size_t rows, cudaMemcpyKind kind,
-            Stream<gpu>* stream, const char* direction,
-            const std::string& shapes) {
+            size_t width, size_t rows, cudaMemcpyKind kind, Stream<gpu>* stream,
+            const char* direction, const std::string& shapes) {
   if (width == 0 || rows == 0) return;
   const bool flat = (dpitch == width && spitch == width) || rows == 1;
   if (stream == nullptr) {
@@ -64,8 +63,8 @@ void CopyTensor(Tensor<DstDevice, dim, DType> dst,
     return;
   }
   Copy2D(dst.dptr_, dst.stride_ * sizeof(DType), src.dptr_,
-         src.stride_ * sizeof(DType), s[1] * sizeof(DType), s[0], kind,
-         stream, direction,
+         src.stride_ * sizeof(DType), s[1] * sizeof(DType), s[0], kind, stream,
+         direction,
          detail::StrCat("destination ", dst.shape_, " (stride ", dst.stride_,
                         ") <- source ", src.shape_, " (stride ", src.stride_,
                         "), ", TypeFlagName(DataType<DType>::kFlag)));
@@ -89,11 +88,10 @@ void AllocSpace(Tensor<gpu, dim, DType>* obj, bool pad) {
   } else {
     const size_t bytes = width * static_cast<size_t>(s[0]);
     if (bytes > 0) {
-      UMBRA_CUDA_CHECK(
-          cudaMalloc(&ptr, bytes),
-          detail::StrCat("AllocSpace<gpu> ", obj->shape_, " ",
-                         TypeFlagName(DataType<DType>::kFlag), ", ", bytes,
-                         " bytes"));
+      UMBRA_CUDA_CHECK(cudaMalloc(&ptr, bytes),
+                       detail::StrCat("AllocSpace<gpu> ", obj->shape_, " ",
+                                      TypeFlagName(DataType<DType>::kFlag),
+                                      ", ", bytes, " bytes"));
     }
     obj->stride_ = s[1];
   }
@@ -125,15 +123,15 @@ void Copy(Tensor<gpu, dim, DType> dst, const Tensor<gpu, dim, DType>& src,
                          "device->device");
 }
 
-#define UMBRA_GPU_MEMORY_INSTANTIATE(dim, DType)                               \
-  template void AllocSpace<dim, DType>(Tensor<gpu, dim, DType>*, bool);        \
-  template void FreeSpace<dim, DType>(Tensor<gpu, dim, DType>*);               \
-  template void Copy<dim, DType>(Tensor<cpu, dim, DType>,                      \
-                                 const Tensor<gpu, dim, DType>&, Stream<gpu>*); \
-  template void Copy<dim, DType>(Tensor<gpu, dim, DType>,                      \
-                                 const Tensor<cpu, dim, DType>&, Stream<gpu>*); \
-  template void Copy<dim, DType>(Tensor<gpu, dim, DType>,                      \
-                                 const Tensor<gpu, dim, DType>&, Stream<gpu>*);
+#define UMBRA_GPU_MEMORY_INSTANTIATE(dim, DType)                              \
+  template void AllocSpace<dim, DType>(Tensor<gpu, dim, DType>*, bool);       \
+  template void FreeSpace<dim, DType>(Tensor<gpu, dim, DType>*);              \
+  template void Copy<dim, DType>(                                             \
+      Tensor<cpu, dim, DType>, const Tensor<gpu, dim, DType>&, Stream<gpu>*); \
+  template void Copy<dim, DType>(                                             \
+      Tensor<gpu, dim, DType>, const Tensor<cpu, dim, DType>&, Stream<gpu>*); \
+  template void Copy<dim, DType>(                                             \
+      Tensor<gpu, dim, DType>, const Tensor<gpu, dim, DType>&, Stream<gpu>*);
 #define UMBRA_GPU_MEMORY_INSTANTIATE_TYPE(DType) \
   UMBRA_GPU_MEMORY_INSTANTIATE(1, DType)         \
   UMBRA_GPU_MEMORY_INSTANTIATE(2, DType)         \

@@ -50,8 +50,7 @@ class PinnedTensor : public Tensor<cpu, dim, DType> {
   }
   PinnedTensor(const PinnedTensor&) = delete;
   PinnedTensor& operator=(const PinnedTensor&) = delete;
-  PinnedTensor(PinnedTensor&& other) noexcept
-      : Tensor<cpu, dim, DType>(other) {
+  PinnedTensor(PinnedTensor&& other) noexcept : Tensor<cpu, dim, DType>(other) {
     other.dptr_ = nullptr;
   }
   PinnedTensor& operator=(PinnedTensor&& other) noexcept {

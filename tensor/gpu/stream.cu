@@ -1,7 +1,5 @@
 // Stream<gpu>, the per-device default streams, device selection and the
 // error reporting of the GPU backend.
-#include "tensor/gpu/stream.h"
-
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "tensor/gpu/check.h"
+#include "tensor/gpu/stream.h"
 
 namespace umbra {
 namespace gpu_detail {
@@ -51,10 +50,9 @@ const char* CurandStatusName(curandStatus_t status) {
 
 void ThrowGpuError(const char* call, const char* library, const char* status,
                    const std::string& context, const char* file, int line) {
-  throw GpuError(detail::StrCat(library, " call ", call, " failed: ", status,
-                                context.empty() ? "" : " [", context,
-                                context.empty() ? "" : "]", " at ", file, ":",
-                                line));
+  throw GpuError(detail::StrCat(
+      library, " call ", call, " failed: ", status, context.empty() ? "" : " [",
+      context, context.empty() ? "" : "]", " at ", file, ":", line));
 }
 
 bool SyncAfterLaunch() {
@@ -140,10 +138,9 @@ void Stream<gpu>::CreateDnnHandle() {
   cudnnHandle_t handle = nullptr;
   cudnnStatus_t status = cudnnCreate(&handle);
   if (status != CUDNN_STATUS_SUCCESS) {
-    gpu_detail::ThrowGpuError("cudnnCreate(&handle)", "cuDNN",
-                              gpu_detail::CudnnStatus(status),
-                              detail::StrCat("device ", device_), __FILE__,
-                              __LINE__);
+    gpu_detail::ThrowGpuError(
+        "cudnnCreate(&handle)", "cuDNN", gpu_detail::CudnnStatus(status),
+        detail::StrCat("device ", device_), __FILE__, __LINE__);
   }
   dnn_handle_ = handle;
   status = cudnnSetStream(handle, stream_);

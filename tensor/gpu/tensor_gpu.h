@@ -26,15 +26,15 @@
 #include "tensor/base.h"
 #include "tensor/dot.h"
 #include "tensor/expr_engine.h"
-#include "tensor/memory.h"
-#include "tensor/random.h"
-#include "tensor/tensor_core.h"
 #include "tensor/gpu/dot_gpu.h"
 #include "tensor/gpu/map_gpu.h"
 #include "tensor/gpu/memory_gpu.h"
 #include "tensor/gpu/random_gpu.h"
 #include "tensor/gpu/reduce_gpu.h"
 #include "tensor/gpu/stream.h"
+#include "tensor/memory.h"
+#include "tensor/random.h"
+#include "tensor/tensor_core.h"
 
 #ifdef __CUDACC__
 #include "tensor/gpu/map_kernels_cuda.h"
