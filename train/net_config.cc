@@ -214,13 +214,13 @@ void NetConfigBuilder::ParseConnections(absl::string_view spec,
   }
   for (absl::string_view name : absl::StrSplit(to, ',')) {
     CheckNodeName(name, entry);
-    const int node = OutputNode(name, *layer, entry);
     for (int earlier : layer->outputs) {
-      if (earlier == node) {
+      if (net_.nodes[earlier].name == name ||
+          (earlier == kInputNode && name == kInputNodeAlias)) {
         Fail(entry, absl::StrCat("node '", name, "' is written twice"));
       }
     }
-    layer->outputs.push_back(node);
+    layer->outputs.push_back(OutputNode(name, *layer, entry));
   }
 }
 
