@@ -200,15 +200,15 @@ broadcast_with_axis(const Exp<SrcExp, DType, etype>& src, int axis,
   static_assert(ExpInfo<SrcExp>::kDim >= 1,
                 "broadcast_with_axis: src must be a tensor expression, not a "
                 "scalar");
-  return BroadcastWithAxisExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
-      src.self(), axis, size);
+  return BroadcastWithAxisExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(),
+                                                                    axis, size);
 }
 
 // The source (same rank) with its size-1 axis axis_ stretched to size_.
 template <typename SrcExp, typename DType, int dim>
 struct BroadcastKeepDimExp
-    : public MakeTensorExp<BroadcastKeepDimExp<SrcExp, DType, dim>, SrcExp,
-                           dim, DType> {
+    : public MakeTensorExp<BroadcastKeepDimExp<SrcExp, DType, dim>, SrcExp, dim,
+                           DType> {
   typename ExpHolder<SrcExp>::type src_;
   // Product of the dimensions after the axis.
   index_t trailing_;
@@ -264,8 +264,8 @@ broadcast_keepdim(const Exp<SrcExp, DType, etype>& src, int axis,
   static_assert(ExpInfo<SrcExp>::kDim >= 1,
                 "broadcast_keepdim: src must be a tensor expression, not a "
                 "scalar");
-  return BroadcastKeepDimExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
-      src.self(), axis, size);
+  return BroadcastKeepDimExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(),
+                                                                   axis, size);
 }
 
 }  // namespace expr

@@ -42,7 +42,8 @@ inline ChannelPoolGeometry MakeChannelPoolGeometry(const char* what,
   g.height = sshape[dim - 2];
   if (nsize < 1 || stride < 1 || pad < 0 || pad >= nsize ||
       g.channel + 2 * pad < nsize) {
-    ThrowTensorError(what, ": need window >= 1, stride >= 1, 0 <= pad < "
+    ThrowTensorError(what,
+                     ": need window >= 1, stride >= 1, 0 <= pad < "
                      "window and window <= channels + 2 pad; got window ",
                      nsize, ", stride ", stride, ", pad ", pad, " for source ",
                      sshape);
@@ -136,8 +137,8 @@ struct ChannelUnpoolingExp
   typename ExpHolder<GradExp>::type grad_pooled_;
   ChannelPoolGeometry geom_;
   ChannelUnpoolingExp(const SrcExp& data_src, const PooledExp& data_pooled,
-                      const GradExp& grad_pooled, index_t nsize,
-                      index_t stride, index_t pad)
+                      const GradExp& grad_pooled, index_t nsize, index_t stride,
+                      index_t pad)
       : data_src_(detail::HoldRef(data_src)),
         data_pooled_(detail::HoldRef(data_pooled)),
         grad_pooled_(detail::HoldRef(grad_pooled)) {
@@ -178,14 +179,13 @@ class Plan<
     // Output channels k with k * stride <= c < k * stride + nsize.
     const index_t k_min = c < g_.nsize ? 0 : (c - g_.nsize) / g_.stride + 1;
     const index_t k_lim = c / g_.stride + 1;
-    const index_t k_max =
-        k_lim < g_.pooled_channel ? k_lim : g_.pooled_channel;
+    const index_t k_max = k_lim < g_.pooled_channel ? k_lim : g_.pooled_channel;
     DType val = DType(0);
     for (index_t k = k_min; k < k_max; ++k) {
       const index_t row = (n * g_.pooled_channel + k) * g_.height + y;
-      val = DType(val + DType(Reducer::PartialGrad(
-                                  vsrc, data_pooled_.Eval(row, j)) *
-                              grad_pooled_.Eval(row, j)));
+      val = DType(val +
+                  DType(Reducer::PartialGrad(vsrc, data_pooled_.Eval(row, j)) *
+                        grad_pooled_.Eval(row, j)));
     }
     return val;
   }

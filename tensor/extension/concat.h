@@ -20,9 +20,9 @@ namespace expr {
 // src1_ followed by src2_ along dimension dimcat.
 template <typename LhsExp, typename RhsExp, typename Device, typename DType,
           int srcdim, int dimcat>
-struct ConcatExp : public TRValue<ConcatExp<LhsExp, RhsExp, Device, DType,
-                                            srcdim, dimcat>,
-                                  Device, srcdim, DType> {
+struct ConcatExp
+    : public TRValue<ConcatExp<LhsExp, RhsExp, Device, DType, srcdim, dimcat>,
+                     Device, srcdim, DType> {
   typename ExpHolder<LhsExp>::type src1_;
   typename ExpHolder<RhsExp>::type src2_;
   Shape<srcdim> shape_;
@@ -105,8 +105,8 @@ template <typename LhsExp, typename RhsExp, typename Device, typename DType,
           int srcdim, int dimcat>
 inline Plan<ConcatExp<LhsExp, RhsExp, Device, DType, srcdim, dimcat>, DType>
 MakePlan(const ConcatExp<LhsExp, RhsExp, Device, DType, srcdim, dimcat>& e) {
-  return Plan<ConcatExp<LhsExp, RhsExp, Device, DType, srcdim, dimcat>,
-              DType>(e);
+  return Plan<ConcatExp<LhsExp, RhsExp, Device, DType, srcdim, dimcat>, DType>(
+      e);
 }
 
 template <typename LhsExp, typename RhsExp, typename Device, typename DType,

@@ -23,9 +23,8 @@ namespace expr {
 // The source with pad_y_ zero rows above and below and pad_x_ zero columns
 // left and right of every image.
 template <typename SrcExp, typename DType, int srcdim>
-struct PaddingExp
-    : public MakeTensorExp<PaddingExp<SrcExp, DType, srcdim>, SrcExp, srcdim,
-                           DType> {
+struct PaddingExp : public MakeTensorExp<PaddingExp<SrcExp, DType, srcdim>,
+                                         SrcExp, srcdim, DType> {
   typename ExpHolder<SrcExp>::type src_;
   index_t pad_y_, pad_x_;
   index_t src_height_, src_width_;
@@ -95,9 +94,8 @@ inline PaddingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> pad(
 // The (height, width) window of every image of the source that starts at
 // (offset_y_, offset_x_).
 template <typename SrcExp, typename DType, int srcdim>
-struct CroppingExp
-    : public MakeTensorExp<CroppingExp<SrcExp, DType, srcdim>, SrcExp, srcdim,
-                           DType> {
+struct CroppingExp : public MakeTensorExp<CroppingExp<SrcExp, DType, srcdim>,
+                                          SrcExp, srcdim, DType> {
   typename ExpHolder<SrcExp>::type src_;
   index_t offset_y_, offset_x_;
   index_t src_height_;
@@ -153,8 +151,8 @@ inline CroppingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> crop(
   static_assert(ExpInfo<SrcExp>::kDim >= 2,
                 "crop(src, ...): src must have rank >= 2 (..., height, "
                 "width)");
-  return CroppingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
-      src.self(), oshape, offset_y, offset_x);
+  return CroppingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), oshape,
+                                                           offset_y, offset_x);
 }
 // crop(src, Shape2(h, w)): the centred h x w window (offsets rounded down).
 template <typename SrcExp, typename DType, int etype>

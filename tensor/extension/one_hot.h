@@ -15,9 +15,8 @@ namespace expr {
 
 // Row y is the one-hot code of index_[y] over shape_[1] classes.
 template <typename IndexExp, typename DType>
-struct OneHotEncodeExp
-    : public MakeTensorExp<OneHotEncodeExp<IndexExp, DType>, IndexExp, 2,
-                           DType> {
+struct OneHotEncodeExp : public MakeTensorExp<OneHotEncodeExp<IndexExp, DType>,
+                                              IndexExp, 2, DType> {
   typename ExpHolder<IndexExp>::type index_;
   OneHotEncodeExp(const IndexExp& index, index_t num_choices)
       : index_(detail::HoldRef(index)) {

@@ -65,10 +65,12 @@ inline PoolGeometry MakePoolGeometry(const char* what, const Shape<dim>& sshape,
   g.src_width = sshape[dim - 1];
   if (ksize_y < 1 || ksize_x < 1 || kstride_y < 1 || kstride_x < 1 ||
       pad_y < 0 || pad_x < 0 || pad_y >= ksize_y || pad_x >= ksize_x) {
-    ThrowTensorError(what, ": need window >= 1, stride >= 1 and 0 <= pad < "
-                     "window; got window (", ksize_y, ", ", ksize_x,
-                     "), stride (", kstride_y, ", ", kstride_x, "), pad (",
-                     pad_y, ", ", pad_x, ") for source ", sshape);
+    ThrowTensorError(what,
+                     ": need window >= 1, stride >= 1 and 0 <= pad < "
+                     "window; got window (",
+                     ksize_y, ", ", ksize_x, "), stride (", kstride_y, ", ",
+                     kstride_x, "), pad (", pad_y, ", ", pad_x, ") for source ",
+                     sshape);
   }
   if (g.src_height < 1 || g.src_width < 1) {
     ThrowTensorError(what, ": empty source ", sshape);
@@ -78,10 +80,9 @@ inline PoolGeometry MakePoolGeometry(const char* what, const Shape<dim>& sshape,
   if (pshape != nullptr) {
     if ((*pshape)[0] < 1 || (*pshape)[1] < 1 ||
         (*pshape)[0] > g.pooled_height || (*pshape)[1] > g.pooled_width) {
-      ThrowTensorError(what, ": output size ", *pshape,
-                       " must be between (1,1) and ",
-                       Shape2(g.pooled_height, g.pooled_width),
-                       " for source ", sshape);
+      ThrowTensorError(
+          what, ": output size ", *pshape, " must be between (1,1) and ",
+          Shape2(g.pooled_height, g.pooled_width), " for source ", sshape);
     }
     g.pooled_height = (*pshape)[0];
     g.pooled_width = (*pshape)[1];
@@ -102,9 +103,9 @@ struct PoolingExp
              index_t pad_y, index_t pad_x)
       : src_(detail::HoldRef(src)) {
     this->shape_ = ShapeCheck<srcdim, SrcExp>::Check(src);
-    geom_ = detail::MakePoolGeometry("pool", this->shape_, pshape, ksize_y,
-                                     ksize_x, kstride_y, kstride_x, pad_y,
-                                     pad_x);
+    geom_ =
+        detail::MakePoolGeometry("pool", this->shape_, pshape, ksize_y, ksize_x,
+                                 kstride_y, kstride_x, pad_y, pad_x);
     this->shape_[srcdim - 2] = geom_.pooled_height;
     this->shape_[srcdim - 1] = geom_.pooled_width;
   }
@@ -193,9 +194,9 @@ struct UnPoolingExp
         data_pooled_(detail::HoldRef(data_pooled)),
         grad_pooled_(detail::HoldRef(grad_pooled)) {
     this->shape_ = ShapeCheck<srcdim, SrcExp>::Check(data_src);
-    geom_ = detail::MakePoolGeometry("unpool", this->shape_, pshape, ksize_y,
-                                     ksize_x, kstride_y, kstride_x, pad_y,
-                                     pad_x);
+    geom_ =
+        detail::MakePoolGeometry("unpool", this->shape_, pshape, ksize_y,
+                                 ksize_x, kstride_y, kstride_x, pad_y, pad_x);
     Shape<srcdim> want = this->shape_;
     want[srcdim - 2] = geom_.pooled_height;
     want[srcdim - 1] = geom_.pooled_width;
@@ -215,8 +216,8 @@ template <typename Reducer, typename SrcExp, typename PooledExp,
 class Plan<UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>,
            DType> {
  public:
-  explicit Plan(const UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType,
-                                   srcdim>& e)
+  explicit Plan(
+      const UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>& e)
       : data_src_(MakePlan(e.data_src_)),
         data_pooled_(MakePlan(e.data_pooled_)),
         grad_pooled_(MakePlan(e.grad_pooled_)),
@@ -240,9 +241,9 @@ class Plan<UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>,
     for (index_t py = py_min; py < py_max; ++py) {
       for (index_t px = px_min; px < px_max; ++px) {
         const index_t row = c * g_.pooled_height + py;
-        val = DType(val + DType(Reducer::PartialGrad(
-                                    vsrc, data_pooled_.Eval(row, px)) *
-                                grad_pooled_.Eval(row, px)));
+        val = DType(
+            val + DType(Reducer::PartialGrad(vsrc, data_pooled_.Eval(row, px)) *
+                        grad_pooled_.Eval(row, px)));
       }
     }
     return val;
@@ -259,11 +260,10 @@ template <typename Reducer, typename SrcExp, typename PooledExp,
           typename GradExp, typename DType, int srcdim>
 inline Plan<UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>,
             DType>
-MakePlan(const UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType,
-                            srcdim>& e) {
-  return Plan<
-      UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>,
-      DType>(e);
+MakePlan(
+    const UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>& e) {
+  return Plan<UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType, srcdim>,
+              DType>(e);
 }
 
 // unpool<Reducer>(data_src, data_pooled, grad_pooled, ksize_y, ksize_x,
@@ -277,8 +277,8 @@ inline UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType,
 unpool(const Exp<SrcExp, DType, e1>& data_src,
        const Exp<PooledExp, DType, e2>& data_pooled,
        const Exp<GradExp, DType, e3>& grad_pooled, index_t ksize_y,
-       index_t ksize_x, index_t kstride_y, index_t kstride_x,
-       index_t pad_y = 0, index_t pad_x = 0) {
+       index_t ksize_x, index_t kstride_y, index_t kstride_x, index_t pad_y = 0,
+       index_t pad_x = 0) {
   static_assert(ExpInfo<SrcExp>::kDim >= 2 &&
                     ExpInfo<PooledExp>::kDim == ExpInfo<SrcExp>::kDim &&
                     ExpInfo<GradExp>::kDim == ExpInfo<SrcExp>::kDim,
@@ -286,8 +286,8 @@ unpool(const Exp<SrcExp, DType, e1>& data_src,
                 "same rank >= 2");
   return UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType,
                       ExpInfo<SrcExp>::kDim>(
-      data_src.self(), data_pooled.self(), grad_pooled.self(), nullptr,
-      ksize_y, ksize_x, kstride_y, kstride_x, pad_y, pad_x);
+      data_src.self(), data_pooled.self(), grad_pooled.self(), nullptr, ksize_y,
+      ksize_x, kstride_y, kstride_x, pad_y, pad_x);
 }
 // unpool<Reducer>(data_src, data_pooled, grad_pooled, Shape2(OH, OW), ...):
 // for pooling with an explicit output size.
@@ -307,8 +307,8 @@ unpool(const Exp<SrcExp, DType, e1>& data_src,
                 "same rank >= 2");
   return UnPoolingExp<Reducer, SrcExp, PooledExp, GradExp, DType,
                       ExpInfo<SrcExp>::kDim>(
-      data_src.self(), data_pooled.self(), grad_pooled.self(), &pshape,
-      ksize_y, ksize_x, kstride_y, kstride_x, pad_y, pad_x);
+      data_src.self(), data_pooled.self(), grad_pooled.self(), &pshape, ksize_y,
+      ksize_x, kstride_y, kstride_x, pad_y, pad_x);
 }
 
 }  // namespace expr

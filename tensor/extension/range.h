@@ -25,13 +25,14 @@ struct RangeExp : public Exp<RangeExp<DType>, DType, type::kMapper> {
   RangeExp(DType start, DType stop, DType step, index_t repeat)
       : start_(start), step_(step), repeat_(repeat) {
     if (!(static_cast<double>(step) != 0.0) || repeat < 1) {
-      ThrowTensorError("range: need a non-zero step and repeat >= 1, got "
-                       "step ",
-                       static_cast<double>(step), ", repeat ", repeat);
+      ThrowTensorError(
+          "range: need a non-zero step and repeat >= 1, got "
+          "step ",
+          static_cast<double>(step), ", repeat ", repeat);
     }
-    const double count = std::ceil(
-        (static_cast<double>(stop) - static_cast<double>(start)) /
-        static_cast<double>(step));
+    const double count =
+        std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
+                  static_cast<double>(step));
     size_ = count > 0 ? static_cast<index_t>(count) * repeat : 0;
   }
 };

@@ -56,8 +56,7 @@ inline ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep> reduce_except_dim(
                 "of src");
   static_assert(etype != type::kComplex,
                 "reduce_except_dim: assign dot() to a tensor first");
-  return ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>(src.self(),
-                                                        DType(1));
+  return ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>(src.self(), DType(1));
 }
 
 // sumall_except_dim<dimkeep>(src): dst[i] = sum of src over all elements
@@ -109,11 +108,10 @@ inline void MapReduceKeepLowest(Tensor<cpu, 1, DType>* dst, const E& src,
   Tensor<cpu, 1, DType> out = *dst;
   // Columns per task: whole cache lines, at least 64 columns.
   const index_t work = rows * cols;
-  const int ntasks =
-      work < GetParallelThreshold()
-          ? 1
-          : static_cast<int>(std::min<index_t>(GetNumThreads(),
-                                               (cols + 63) / 64));
+  const int ntasks = work < GetParallelThreshold()
+                         ? 1
+                         : static_cast<int>(std::min<index_t>(
+                               GetNumThreads(), (cols + 63) / 64));
   ParallelFor(std::max(ntasks, 1), [&](int task) {
     const index_t x0 = cols * task / std::max(ntasks, 1);
     const index_t x1 = cols * (task + 1) / std::max(ntasks, 1);
@@ -146,10 +144,10 @@ inline void MapReduceKeepHighDim(Tensor<cpu, 1, DType>* dst, const E& src,
   const index_t mid = sshape.ProdShape(dimkeep + 1, dim - 1);
   const index_t last = sshape[dim - 1];
   Tensor<cpu, 1, DType> out = *dst;
-  const int ntasks = sshape.Size() < GetParallelThreshold()
-                         ? 1
-                         : static_cast<int>(std::min<index_t>(
-                               GetNumThreads(), channels));
+  const int ntasks =
+      sshape.Size() < GetParallelThreshold()
+          ? 1
+          : static_cast<int>(std::min<index_t>(GetNumThreads(), channels));
   ParallelFor(std::max(ntasks, 1), [&](int task) {
     const auto plan = plan_init;
     const index_t c0 = channels * task / std::max(ntasks, 1);
@@ -210,9 +208,9 @@ struct ExpComplexEngine<SV, Tensor<Device, 1, DType>,
 template <typename Reducer, typename SrcExp, typename DType, int dimsrc,
           bool mask>
 struct ReduceWithAxisExp
-    : public MakeTensorExp<ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc,
-                                             mask>,
-                           SrcExp, dimsrc - 1, DType> {
+    : public MakeTensorExp<
+          ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask>, SrcExp,
+          dimsrc - 1, DType> {
   typename ExpHolder<SrcExp>::type src_;
   // Product of the source dimensions after axis.
   index_t trailing_;
@@ -290,8 +288,8 @@ reduce_with_axis(const Exp<SrcExp, DType, etype>& src, int axis) {
   static_assert(ExpInfo<SrcExp>::kDim >= 2,
                 "reduce_with_axis: the source must have rank >= 2 (use "
                 "reduce_except_dim or sumall_except_dim for 1-D results)");
-  return ReduceWithAxisExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim,
-                           mask>(src.self(), axis);
+  return ReduceWithAxisExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim, mask>(
+      src.self(), axis);
 }
 
 // reduce_keepdim<Reducer, mask>(src, axis): like reduce_with_axis, but the
@@ -299,11 +297,10 @@ reduce_with_axis(const Exp<SrcExp, DType, etype>& src, int axis) {
 // (3, 1, 5).
 template <typename Reducer, bool mask, typename SrcExp, typename DType,
           int etype>
-inline ReshapeExp<
-    MakeTensorExp<ReduceWithAxisExp<Reducer, SrcExp, DType,
-                                    ExpInfo<SrcExp>::kDim, mask>,
-                  SrcExp, ExpInfo<SrcExp>::kDim - 1, DType>,
-    DType, ExpInfo<SrcExp>::kDim, ExpInfo<SrcExp>::kDim - 1>
+inline ReshapeExp<MakeTensorExp<ReduceWithAxisExp<Reducer, SrcExp, DType,
+                                                  ExpInfo<SrcExp>::kDim, mask>,
+                                SrcExp, ExpInfo<SrcExp>::kDim - 1, DType>,
+                  DType, ExpInfo<SrcExp>::kDim, ExpInfo<SrcExp>::kDim - 1>
 reduce_keepdim(const Exp<SrcExp, DType, etype>& src, int axis) {
   const int kDim = ExpInfo<SrcExp>::kDim;
   const auto reduced = reduce_with_axis<Reducer, mask>(src, axis);

@@ -21,9 +21,9 @@ namespace expr {
 // Indices [begin, begin + shape_[dimslice]) of dimension dimslice of src_.
 template <typename SrcExp, typename Device, typename DType, int srcdim,
           int dimslice>
-struct SliceExp : public TRValue<SliceExp<SrcExp, Device, DType, srcdim,
-                                          dimslice>,
-                                 Device, srcdim, DType> {
+struct SliceExp
+    : public TRValue<SliceExp<SrcExp, Device, DType, srcdim, dimslice>, Device,
+                     srcdim, DType> {
   typename ExpHolder<SrcExp>::type src_;
   Shape<srcdim> shape_;
   // Rows of the 2-D views below one index of the dimensions before
@@ -117,8 +117,7 @@ inline SliceExp<SrcExp, Device, DType, srcdim, sdim> slice(
     index_t end) {
   static_assert(0 <= sdim && sdim < srcdim,
                 "slice<d>(src, begin, end): d must be a dimension of src");
-  return SliceExp<SrcExp, Device, DType, srcdim, sdim>(src.self(), begin,
-                                                       end);
+  return SliceExp<SrcExp, Device, DType, srcdim, sdim>(src.self(), begin, end);
 }
 
 }  // namespace expr

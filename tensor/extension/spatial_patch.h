@@ -129,8 +129,7 @@ unpack_patch2col(const Exp<SrcExp, DType, etype>& img, index_t psize_y,
                 "unpack_patch2col: the image must have rank >= 3 (..., "
                 "channel, height, width)");
   return UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
-      img.self(), psize_y, psize_x, pstride_y, pstride_x, pdilate_y,
-      pdilate_x);
+      img.self(), psize_y, psize_x, pstride_y, pstride_x, pdilate_y, pdilate_x);
 }
 
 // col2im: an expression of the image shape summing the patch-matrix entries
@@ -141,17 +140,16 @@ struct PackColToPatchXExp
                            dstdim, DType> {
   typename ExpHolder<SrcExp>::type src_;
   PatchGeometry geom_;
-  PackColToPatchXExp(const SrcExp& src, Shape<dstdim> imshape,
-                     index_t psize_y, index_t psize_x, index_t pstride_y,
-                     index_t pstride_x, index_t pdilate_y, index_t pdilate_x)
+  PackColToPatchXExp(const SrcExp& src, Shape<dstdim> imshape, index_t psize_y,
+                     index_t psize_x, index_t pstride_y, index_t pstride_x,
+                     index_t pdilate_y, index_t pdilate_x)
       : src_(detail::HoldRef(src)) {
-    geom_ = detail::MakePatchGeometry("pack_col2patch", imshape, psize_y,
-                                      psize_x, pstride_y, pstride_x,
-                                      pdilate_y, pdilate_x);
+    geom_ =
+        detail::MakePatchGeometry("pack_col2patch", imshape, psize_y, psize_x,
+                                  pstride_y, pstride_x, pdilate_y, pdilate_x);
     const Shape<2> sshape = ShapeCheck<2, SrcExp>::Check(src);
-    const Shape<2> want =
-        Shape2(geom_.i_channel * psize_y * psize_x,
-               geom_.num * geom_.o_height * geom_.o_width);
+    const Shape<2> want = Shape2(geom_.i_channel * psize_y * psize_x,
+                                 geom_.num * geom_.o_height * geom_.o_width);
     if (sshape != want) {
       ThrowTensorError("pack_col2patch: patch matrix ", sshape,
                        " does not match image ", imshape, " with patch (",

@@ -21,8 +21,8 @@ namespace expr {
 
 // Row y is row index_[y] of src_ (clipped to the rows of src_).
 template <typename IndexExp, typename SrcExp, typename DType>
-struct TakeExp : public MakeTensorExp<TakeExp<IndexExp, SrcExp, DType>, SrcExp,
-                                      2, DType> {
+struct TakeExp
+    : public MakeTensorExp<TakeExp<IndexExp, SrcExp, DType>, SrcExp, 2, DType> {
   typename ExpHolder<IndexExp>::type index_;
   typename ExpHolder<SrcExp>::type src_;
   index_t src_rows_;
@@ -74,9 +74,8 @@ inline TakeExp<IndexExp, SrcExp, DType> take(
 // Row y is the sum of the rows i of src_ whose index_[i], clipped to the
 // rows of the result, is y.
 template <typename IndexExp, typename SrcExp, typename DType>
-struct TakeGradExp
-    : public MakeTensorExp<TakeGradExp<IndexExp, SrcExp, DType>, SrcExp, 2,
-                           DType> {
+struct TakeGradExp : public MakeTensorExp<TakeGradExp<IndexExp, SrcExp, DType>,
+                                          SrcExp, 2, DType> {
   typename ExpHolder<IndexExp>::type index_;
   typename ExpHolder<SrcExp>::type src_;
   index_t num_index_;
