@@ -8,6 +8,11 @@
 // Every expression is evaluated on the 2-D view of its destination: y runs
 // over the product of the leading dimensions, x over the last one.
 //
+// Example (what `dst += a * 2.0f` does):
+//   ExpEngine<sv::plusto, Tensor<cpu, 2>, float>::Eval(&dst, a * 2.0f);
+//   // -> MapExp: TypeCheck (static_assert), ShapeCheck (throws), then
+//   //    MapExpEngine<cpu>::Map evaluates MakePlan(a * 2.0f).Eval(y, x).
+//
 // Contract for a chainer in tensor/extension (see MakeTensorExp, and
 // engine_test.cc for a complete one):
 //   template <typename SrcExp, typename DType>

@@ -7,9 +7,10 @@
 //   umbra::TensorContainer<umbra::cpu, 2> w(umbra::Shape2(64, 32), 0.0f);
 //   w = w * 0.9f + g;                  // it is a Tensor: expressions work
 //   w.Resize(umbra::Shape2(128, 32));  // reallocates only when growing
-//   umbra::Tensor<umbra::cpu, 2> t = umbra::NewTensor<umbra::cpu>(
-//       umbra::Shape2(3, 4), 1.0f);
-//   umbra::Copy(t, w.Slice(0, 3)[...]);  umbra::FreeSpace(&t);
+//   umbra::Tensor<umbra::cpu, 2> t =
+//       umbra::NewTensor<umbra::cpu>(umbra::Shape2(3, 4), 1.0f);
+//   umbra::Copy(t, other);             // same shape, any strides
+//   umbra::FreeSpace(&t);
 #ifndef UMBRA_TENSOR_MEMORY_H_
 #define UMBRA_TENSOR_MEMORY_H_
 

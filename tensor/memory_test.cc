@@ -70,6 +70,12 @@ TEST(MemoryTest, TensorContainerOwnsResizesCopiesAndMoves) {
   EXPECT_EQ(e.shape_, a.shape_);
   EXPECT_TRUE(test::AllNear(
       e, [&](index_t y, index_t x) { return 2.0 * a[y][x]; }, 0));
+  // Assigning a plain view copies the data (the container owns its memory).
+  Tensor<cpu, 2, float> view = a.view();
+  TensorContainer<cpu, 2, float> deep;
+  deep = view;
+  EXPECT_NE(deep.dptr_, a.dptr_);
+  EXPECT_TRUE(test::BitwiseEqual(deep.view(), view));
   // Padded container: rows aligned, expressions still right.
   TensorContainer<cpu, 2, double> p(Shape2(3, 5), 1.0, /*pad=*/true);
   EXPECT_EQ(p.stride_, 8);

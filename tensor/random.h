@@ -4,7 +4,9 @@
 //
 // The expression forms (uniform(shape), gaussian(shape), bernoulli(shape,
 // p)) return an owning TensorContainer with fresh samples, so two draws in
-// one expression never share a buffer:
+// one expression never share a buffer.
+//
+// Example:
 //   umbra::Random<umbra::cpu, float> rnd(42);
 //   rnd.SampleGaussian(&w, 0.0f, 0.01f);                 // in place
 //   out = x * rnd.bernoulli(x.shape_, 0.5f) * 2.0f;      // dropout
