@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "param/edit_distance.h"
 #include "param/field_info.h"
@@ -32,11 +34,28 @@ std::vector<std::string> Sorted(std::vector<std::string> keys) {
   return keys;
 }
 
-// "; did you mean 'x'?" or "".
+// The '_'-separated parts of `word`, sorted: train_eval and eval_train
+// have the same.
+std::vector<std::string> SortedParts(absl::string_view word) {
+  std::vector<std::string> parts = absl::StrSplit(word, '_');
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+// "; did you mean 'x'?" or "": the closest candidate by edit distance, else
+// one with the same '_'-separated parts in another order.
 std::string DidYouMean(absl::string_view word,
                        const std::vector<std::string>& candidates) {
-  const std::optional<std::string> match =
-      param::ClosestMatch(word, candidates);
+  std::optional<std::string> match = param::ClosestMatch(word, candidates);
+  if (!match && absl::StrContains(word, '_')) {
+    const std::vector<std::string> parts = SortedParts(word);
+    for (const std::string& candidate : candidates) {
+      if (SortedParts(candidate) == parts) {
+        match = candidate;
+        break;
+      }
+    }
+  }
   return match ? absl::StrCat("; did you mean '", *match, "'?") : "";
 }
 
