@@ -39,15 +39,20 @@ inline void ParallelRange(index_t rows, index_t cols, index_t align,
     range(index_t(0), total);
     return;
   }
+  // A few tasks per thread, claimed dynamically: a thread that the OS
+  // deschedules (on a busy machine) does not hold back the others.
+  const index_t kMinTaskElements = index_t{1} << 14;
+  const int ntasks = static_cast<int>(
+      std::min<index_t>(4 * index_t(nthreads),
+                        std::max<index_t>(nthreads, total / kMinTaskElements)));
   auto boundary = [&](int task) -> index_t {
-    if (task >= nthreads) return total;
-    const index_t b =
-        total / nthreads * task + total % nthreads * task / nthreads;
+    if (task >= ntasks) return total;
+    const index_t b = total / ntasks * task + total % ntasks * task / ntasks;
     const index_t y = b / cols;
     const index_t x = (b % cols) / align * align;
     return y * cols + x;
   };
-  ParallelFor(nthreads, [&](int task) {
+  ParallelFor(ntasks, [&](int task) {
     const index_t begin = boundary(task), end = boundary(task + 1);
     if (begin < end) range(begin, end);
   });

@@ -1,9 +1,9 @@
 // The CPU thread pool that evaluates large expressions on all cores.
 //
 // Expressions with at least GetParallelThreshold() elements are split into
-// one contiguous range per thread; the split never changes which code path
-// (packet or scalar) computes an element, so results are bitwise identical
-// for any thread count.
+// a few contiguous ranges per thread, which the threads claim as they go;
+// the split never changes which code path (packet or scalar) computes an
+// element, so results are bitwise identical for any thread count.
 //
 // Example:
 //   umbra::SetNumThreads(1);   // serial evaluation
