@@ -69,9 +69,8 @@ void Random<gpu, DType>::Seed(int seed) {
 template <typename DType>
 void Random<gpu, DType>::set_stream(Stream<gpu>* stream) {
   stream_ = stream;
-  UMBRA_CUDA_CHECK(
-      curandSetStream(generator_, Stream<gpu>::GetStream(stream)),
-      "Random<gpu>::set_stream");
+  UMBRA_CUDA_CHECK(curandSetStream(generator_, Stream<gpu>::GetStream(stream)),
+                   "Random<gpu>::set_stream");
   buffer_.set_stream(stream);
 }
 
@@ -86,9 +85,9 @@ Tensor<gpu, 2, DType> Random<gpu, DType>::Generate(const Shape<2>& shape,
     buffer_.Resize(Shape1(count));
   }
   if (normal) {
-    UMBRA_CUDA_CHECK(GenerateNormal(generator_, buffer_.dptr_, count, mu,
-                                    sigma),
-                     detail::StrCat("Random<gpu>::SampleGaussian ", shape));
+    UMBRA_CUDA_CHECK(
+        GenerateNormal(generator_, buffer_.dptr_, count, mu, sigma),
+        detail::StrCat("Random<gpu>::SampleGaussian ", shape));
   } else {
     UMBRA_CUDA_CHECK(GenerateUniform(generator_, buffer_.dptr_, count),
                      detail::StrCat("Random<gpu>::SampleUniform ", shape));
@@ -97,8 +96,7 @@ Tensor<gpu, 2, DType> Random<gpu, DType>::Generate(const Shape<2>& shape,
 }
 
 template <typename DType>
-void Random<gpu, DType>::Uniform(Tensor<gpu, 2, DType> dst, DType a,
-                                 DType b) {
+void Random<gpu, DType>::Uniform(Tensor<gpu, 2, DType> dst, DType a, DType b) {
   if (dst.shape_.Size() == 0) return;
   Tensor<gpu, 2, DType> u = Generate(dst.shape_, false, 0, 1);
   dst.set_stream(stream_);
@@ -110,8 +108,7 @@ void Random<gpu, DType>::Gaussian(Tensor<gpu, 2, DType> dst, DType mu,
                                   DType sigma) {
   if (dst.shape_.Size() == 0) return;
   Tensor<gpu, 2, DType> g = Generate(dst.shape_, true, mu, sigma);
-  dst.set_stream(stream_);
-  dst = g;
+  Copy(dst, g, stream_);  // (Tensor = Tensor would copy the view)
 }
 
 template <typename DType>

@@ -98,8 +98,8 @@ class Random<gpu, DType> {
   void Bernoulli(Tensor<gpu, 2, DType> dst, DType p);
   // The buffer as a contiguous tensor of dst's shape, with at least
   // an even number of elements generated into it (uniform or normal).
-  Tensor<gpu, 2, DType> Generate(const Shape<2>& shape, bool normal,
-                                 DType mu, DType sigma);
+  Tensor<gpu, 2, DType> Generate(const Shape<2>& shape, bool normal, DType mu,
+                                 DType sigma);
 
   curandGenerator_st* generator_ = nullptr;
   Stream<gpu>* stream_ = nullptr;
