@@ -1,0 +1,53 @@
+// Element-wise operators of the activation layers, for F<op>(...) on any
+// device, beyond those in tensor/operators.h. Gradients are written as
+// functions of the forward output y, so that the layers can run in place.
+//
+// Example:
+//   out = F<op::xelu>(in, scalar<float>(5.0f));                 // x or x/b
+//   in_grad = F<op::xelu_grad>(out, scalar<float>(5.0f)) * out_grad;
+#ifndef UMBRA_LAYERS_ACTIVATION_OPS_H_
+#define UMBRA_LAYERS_ACTIVATION_OPS_H_
+
+#include <cmath>
+
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+namespace op {
+
+UMBRA_XINLINE float Expm1(float x) { return ::expm1f(x); }
+UMBRA_XINLINE double Expm1(double x) { return ::expm1(x); }
+
+// d softplus(x)/dx = sigmoid(x) = 1 - e^-y, where y = softplus(x) >= 0.
+struct softplus_grad {
+  static constexpr const char* kName = "softplus_grad";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType y) {
+    return DType(-Expm1(DType(-y)));
+  }
+};
+
+// x where x > 0, else x / b (b > 0): cxxnet's xelu, and rrelu with a random b.
+struct xelu {
+  static constexpr const char* kName = "xelu";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType x, DType b) {
+    return x > DType(0) ? x : DType(x / b);
+  }
+};
+
+// The slope of xelu from its output y (the sign of y is that of x).
+struct xelu_grad {
+  static constexpr const char* kName = "xelu_grad";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType y, DType b) {
+    return y > DType(0) ? DType(1) : DType(DType(1) / b);
+  }
+};
+
+}  // namespace op
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_ACTIVATION_OPS_H_

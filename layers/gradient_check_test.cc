@@ -1,0 +1,185 @@
+// Every layer type, in several configurations, checked against finite
+// differences: in double (tight) and in float (loose).
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "layers/gradient_checker.h"
+#include "layers/layer_registry.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+using Labels = GradientCase::Labels;
+
+std::vector<GradientCase> Cases() {
+  const Shape<4> image = Shape4(2, 3, 2, 3);
+  const Shape<4> matrix = Shape4(3, 1, 1, 5);
+  std::vector<GradientCase> cases = {
+      {"fullc",
+       "fullc",
+       {{"nhidden", "5"}, {"init_sigma", "0.5"}},
+       {Shape4(3, 1, 1, 7)}},
+      {"fullc_no_bias",
+       "fullc",
+       {{"nhidden", "4"}, {"no_bias", "1"}, {"random_type", "xavier"}},
+       {Shape4(2, 1, 1, 3)}},
+      {"fullc_one",
+       "fullc",
+       {{"nhidden", "1"}, {"random_type", "kaiming"}, {"init_bias", "0.3"}},
+       {Shape4(1, 1, 1, 1)}},
+      {"fullc_tagged",
+       "fullc",
+       {{"nhidden", "3"},
+        {"wmat:random_type", "uniform"},
+        {"wmat:init_uniform", "0.7"},
+        {"bias:init_bias", "-0.2"}},
+       {Shape4(4, 1, 1, 6)}},
+      {"bias_image", "bias", {{"init_bias", "0.1"}}, {image}},
+      {"bias_matrix", "bias", {}, {matrix}},
+      {"bias_in_place", "bias", {}, {image}, 1, true},
+      {"prelu_image", "prelu", {}, {image}},
+      {"prelu_matrix", "prelu", {{"init_slope", "-0.3"}}, {matrix}},
+      {"xelu", "xelu", {{"b", "3"}}, {image}},
+      {"xelu_in_place", "xelu", {}, {matrix}, 1, true},
+      {"rrelu", "rrelu", {{"lb", "2"}, {"ub", "4"}}, {image}},
+      {"rrelu_in_place", "rrelu", {}, {matrix}, 1, true},
+      {"dropout", "dropout", {{"threshold", "0.5"}}, {image}},
+      {"dropout_in_place",
+       "dropout",
+       {{"threshold", "0.3"}},
+       {matrix},
+       1,
+       true},
+      {"dropout_off", "dropout", {{"threshold", "0"}}, {matrix}},
+      {"flatten", "flatten", {}, {Shape4(2, 3, 4, 5)}},
+      {"concat",
+       "concat",
+       {},
+       {Shape4(2, 1, 1, 3), Shape4(2, 1, 1, 4), Shape4(2, 1, 1, 1)}},
+      {"concat_image", "concat", {}, {Shape4(2, 2, 3, 1), Shape4(2, 2, 3, 2)}},
+      {"ch_concat", "ch_concat", {}, {Shape4(2, 2, 3, 3), Shape4(2, 1, 3, 3)}},
+      {"split", "split", {}, {image}, 3},
+      {"softmax",
+       "softmax",
+       {{"grad_scale", "2"}},
+       {Shape4(4, 1, 1, 5)},
+       1,
+       false,
+       Labels::kClassIndex},
+      {"softmax_in_place",
+       "softmax",
+       {},
+       {Shape4(1, 1, 1, 3)},
+       1,
+       true,
+       Labels::kClassIndex},
+      {"l2_loss",
+       "l2_loss",
+       {},
+       {Shape4(3, 1, 1, 4)},
+       1,
+       false,
+       Labels::kTargets},
+      {"lp_loss",
+       "lp_loss",
+       {{"p", "3"}},
+       {Shape4(3, 1, 1, 2)},
+       1,
+       true,
+       Labels::kTargets},
+      {"multi_logistic",
+       "multi_logistic",
+       {{"grad_scale", "0.5"}},
+       {Shape4(3, 1, 1, 4)},
+       1,
+       false,
+       Labels::kTargets},
+  };
+  for (const char* type : {"relu", "sigmoid", "tanh", "softplus"}) {
+    cases.push_back({type, type, {}, {image}});
+    cases.push_back(
+        {std::string(type) + "_in_place", type, {}, {matrix}, 1, true});
+    cases.push_back(
+        {std::string(type) + "_odd", type, {}, {Shape4(1, 1, 1, 7)}});
+  }
+  return cases;
+}
+
+class GradientCheckTest : public ::testing::TestWithParam<GradientCase> {
+ protected:
+  static unsigned Seed() { return std::random_device{}(); }
+};
+
+TEST_P(GradientCheckTest, Double) {
+  EXPECT_TRUE(GradientChecker<double>(GetParam(), Seed()).Run());
+}
+
+TEST_P(GradientCheckTest, Float) {
+  EXPECT_TRUE(GradientChecker<float>(GetParam(), Seed()).Run());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layers, GradientCheckTest, ::testing::ValuesIn(Cases()),
+    [](const ::testing::TestParamInfo<GradientCase>& info) {
+      return info.param.name;
+    });
+
+// Every registered type has at least one case above.
+TEST(GradientCheckCoverage, EveryTypeIsChecked) {
+  std::set<std::string> checked;
+  for (const GradientCase& c : Cases()) checked.insert(c.type);
+  for (const std::string& type : ListLayerTypes()) {
+    if (type.rfind("test_", 0) == 0) continue;
+    EXPECT_EQ(checked.count(type), 1u) << "no gradient case for " << type;
+  }
+}
+
+// out = 2 * in, with a Backprop that is wrong as `kMistake` says: the checker
+// must notice.
+enum Mistake { kForgetsTheFactor, kAddsToTheInputGradient };
+template <typename xpu, typename DType, Mistake kMistake>
+class BrokenLayer : public Layer<xpu, DType> {
+ public:
+  static LayerTypeInfo Describe() {
+    LayerTypeInfo info;
+    info.description = "out = 2 in, with a wrong Backprop (tests only).";
+    return info;
+  }
+  void Forward(bool is_train) override {
+    this->out(0).data = this->in(0).data * scalar<DType>(2);
+  }
+  void Backprop(bool prop_grad) override {
+    if (kMistake == kForgetsTheFactor) {
+      this->in(0).grad = F<::umbra::op::identity>(this->out(0).grad);
+    } else {
+      this->in(0).grad += this->out(0).grad * scalar<DType>(2);
+    }
+  }
+
+ protected:
+  std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
+                                      size_t num_outputs) override {
+    return in_shapes;
+  }
+};
+template <typename xpu, typename DType>
+using ForgetfulLayer = BrokenLayer<xpu, DType, kForgetsTheFactor>;
+template <typename xpu, typename DType>
+using AccumulatingLayer = BrokenLayer<xpu, DType, kAddsToTheInputGradient>;
+UMBRA_REGISTER_LAYER("test_forgetful", ForgetfulLayer);
+UMBRA_REGISTER_LAYER("test_accumulating", AccumulatingLayer);
+
+TEST(GradientCheckerTest, CatchesWrongGradients) {
+  for (const char* type : {"test_forgetful", "test_accumulating"}) {
+    GradientCase c{type, type, {}, {Shape4(2, 1, 1, 3)}};
+    EXPECT_FALSE(GradientChecker<double>(c, 1).Run()) << type;
+    EXPECT_FALSE(GradientChecker<float>(c, 1).Run()) << type;
+  }
+}
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra

@@ -1,0 +1,239 @@
+// The Layer interface: one node of the network graph that reads input nodes
+// and writes output nodes, owns its weights and their gradients, and runs
+// forward and backward on a device `xpu` (cpu; gpu under --config=cuda) in
+// precision DType (float for training, double for gradient checks).
+//
+// The net builder drives a layer through these steps, in order:
+//
+//   auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "10"}});
+//   std::vector<Shape<4>> out = fc->InferShapes({Shape4(64, 1, 1, 784)});
+//   // ...allocate the output nodes (data and grad, contiguous) as `out`...
+//   fc->Setup({&in_node}, {&out_node}, context);   // binds nodes, rnd, labels
+//   fc->InitWeights(&rnd);                         // or load from a checkpoint
+//   fc->Forward(/*is_train=*/true);                // out.data from in.data
+//   fc->Backprop(/*prop_grad=*/true);              // in.grad from out.grad
+//   for (WeightRef<cpu, float>& w : fc->Weights()) { ...w.name: "fc1.wmat"... }
+//
+// Contracts:
+//   - Nodes are 4-D (batch, channel, height, width), as in cxxnet; a matrix
+//     is (batch, 1, 1, width). Node tensors are contiguous (no row padding).
+//   - Forward writes (=) every output node's data. Backprop writes (=) every
+//     input node's grad when prop_grad, and adds (+=) to the weight
+//     gradients, so that gradients of several batches can be summed; the
+//     updater clears them (ZeroGradients).
+//   - A layer whose SupportsInPlace() is true may be given the same node as
+//     input and output (a self-loop `layer[a->a]`); the others refuse it.
+//   - Loss layers (is_loss()) read labels from the context's LabelInfo, the
+//     field named by their `target` key ("label"), ignore their output's
+//     grad, and report Loss() after a Forward that had labels.
+//   - Every error is a LayerError whose message names the layer (name and
+//     type), what was wrong, and what was expected.
+#ifndef UMBRA_LAYERS_LAYER_H_
+#define UMBRA_LAYERS_LAYER_H_
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layers/layer_error.h"
+#include "layers/layer_type_info.h"
+#include "layers/weight_init.h"
+#include "layers/weight_param.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+
+// An activation of the network and its gradient, both of the same shape.
+template <typename xpu, typename DType>
+struct Node {
+  Tensor<xpu, 4, DType> data;
+  Tensor<xpu, 4, DType> grad;
+};
+
+// The labels of the current batch, by field name ("label" by default).
+// Each field is (batch, width): a class index per row for softmax, one
+// target per output for the regression losses. The trainer fills it before
+// Forward and keeps it alive through Backprop.
+template <typename xpu, typename DType>
+struct LabelInfo {
+  std::map<std::string, Tensor<xpu, 2, DType>> fields;
+};
+
+// What a layer may use besides its nodes. Pointers are not owned and must
+// outlive the layer's use of them; labels may be null when there are none
+// (prediction).
+template <typename xpu, typename DType>
+struct LayerContext {
+  Random<xpu, DType>* rnd = nullptr;
+  const LabelInfo<xpu, DType>* labels = nullptr;
+  Stream<xpu>* stream = nullptr;
+};
+
+// A weight of a layer as updaters and checkpoints see it: a stable name,
+// its shape, flat contiguous views of the values and the gradient, and the
+// per-tag settings (learning rate, weight decay, initialisation).
+template <typename xpu, typename DType>
+struct WeightRef {
+  // "<layer name>.<tag>", e.g. "fc1.wmat".
+  std::string name;
+  // "wmat", "bias", "slope".
+  std::string tag;
+  TShape shape;
+  Tensor<xpu, 1, DType> data;
+  Tensor<xpu, 1, DType> grad;
+  const WeightParam* settings = nullptr;
+};
+
+template <typename xpu, typename DType>
+class Layer {
+ public:
+  using NodeType = Node<xpu, DType>;
+
+  Layer() = default;
+  Layer(const Layer&) = delete;
+  Layer& operator=(const Layer&) = delete;
+  virtual ~Layer() = default;
+
+  const std::string& name() const { return name_; }
+  const std::string& type() const { return info_.type; }
+  const LayerTypeInfo& info() const { return info_; }
+  bool is_loss() const { return info_.is_loss; }
+
+  // Sets the parameters from the layer's key=value pairs (the trainer has
+  // already merged the global defaults in). Plain keys go to the type's
+  // parameter structs; `tag:key` goes to the WeightParam of one weight tag.
+  // CreateLayer calls it. Throws LayerError for an unknown key or tag or a
+  // bad value.
+  void Configure(const LayerTypeInfo& info, const std::string& name,
+                 const ParamKwargs& kwargs);
+
+  // From the input shapes, the output shapes (num_outputs of them; only
+  // split takes more than one). Declares the weights, keeping their values
+  // when their shapes do not change (a new batch size). Throws LayerError
+  // naming the shapes and what the layer needs.
+  std::vector<Shape<4>> InferShapes(const std::vector<Shape<4>>& in_shapes,
+                                    size_t num_outputs = 1);
+  const std::vector<Shape<4>>& in_shapes() const { return in_shapes_; }
+  const std::vector<Shape<4>>& out_shapes() const { return out_shapes_; }
+
+  // Binds the nodes (shapes as InferShapes said, contiguous data and grad)
+  // and the context. Throws LayerError otherwise, or for a self-loop on a
+  // layer that cannot run in place.
+  void Setup(const std::vector<NodeType*>& in,
+             const std::vector<NodeType*>& out,
+             const LayerContext<xpu, DType>& context);
+
+  // Initialises every weight as its settings say; zeroes the gradients.
+  void InitWeights(Random<xpu, DType>* rnd);
+  // Every weight, in declaration order.
+  std::vector<WeightRef<xpu, DType>> Weights();
+  // Sets every weight gradient to 0.
+  void ZeroGradients();
+
+  virtual void Forward(bool is_train) = 0;
+  virtual void Backprop(bool prop_grad) = 0;
+
+  // Whether the same node may be both input and output.
+  virtual bool SupportsInPlace() const { return false; }
+  // For losses: the mean loss per example of the last Forward that had
+  // labels (grad_scale not applied); NaN before that and for other layers.
+  virtual double Loss() const {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+
+ protected:
+  // Reads the layer's own parameter struct(s) from `kwargs`, which holds
+  // only plain keys, all known to one of info().params; use
+  // InitAllowUnknown. A ParamError thrown here is reported with the layer.
+  virtual void SetParams(const ParamKwargs& kwargs) {}
+  // The output shapes; declares weights with DeclareWeight.
+  virtual std::vector<Shape<4>> DoInferShapes(
+      const std::vector<Shape<4>>& in_shapes, size_t num_outputs) = 0;
+  // Called at the end of Setup (allocate batch-sized state here).
+  virtual void OnSetup() {}
+
+  // Declares (or, with the same shape, keeps) the weight `tag`; returns its
+  // index for weight()/gradient().
+  size_t DeclareWeight(const std::string& tag, const TShape& shape,
+                       WeightFill fill, index_t fan_in, index_t fan_out,
+                       DType constant = DType(0));
+  Tensor<xpu, 1, DType> weight(size_t index) const {
+    return weights_[index]->data;
+  }
+  Tensor<xpu, 1, DType> gradient(size_t index) const {
+    return weights_[index]->grad;
+  }
+  const WeightParam& settings(const std::string& tag) const;
+
+  NodeType& in(size_t i) const { return *in_[i]; }
+  NodeType& out(size_t i) const { return *out_[i]; }
+  size_t num_in() const { return in_.size(); }
+  size_t num_out() const { return out_.size(); }
+  const LayerContext<xpu, DType>& context() const { return context_; }
+  // Whether input i and output j are the same node.
+  bool InPlace(size_t i = 0, size_t j = 0) const { return in_[i] == out_[j]; }
+
+  // Throws LayerError "layer 'fc1' (fullc): <what>".
+  [[noreturn]] void Fail(const std::string& what) const;
+  // Throws LayerError "layer ...: got input shapes [...]; needs <need>".
+  [[noreturn]] void FailShapes(const std::vector<Shape<4>>& in_shapes,
+                               const std::string& need) const;
+  // FailShapes unless there are `num_inputs` inputs (0: at least one) and
+  // num_outputs == `outputs` (0: at least one).
+  void RequireArity(const std::vector<Shape<4>>& in_shapes, size_t num_outputs,
+                    size_t inputs, size_t outputs) const;
+
+ private:
+  struct WeightSlot {
+    std::string tag;
+    TShape shape;
+    WeightFill fill;
+    index_t fan_in;
+    index_t fan_out;
+    DType constant;
+    TensorContainer<xpu, 1, DType> data{false};
+    TensorContainer<xpu, 1, DType> grad{false};
+  };
+
+  std::string name_ = "?";
+  LayerTypeInfo info_;
+  std::map<std::string, WeightParam> settings_;
+  std::vector<std::unique_ptr<WeightSlot>> weights_;
+  std::vector<Shape<4>> in_shapes_;
+  std::vector<Shape<4>> out_shapes_;
+  std::vector<NodeType*> in_;
+  std::vector<NodeType*> out_;
+  LayerContext<xpu, DType> context_;
+};
+
+// A contiguous (batch, n) view of a node tensor, n = channel*height*width.
+template <typename xpu, typename DType>
+inline Tensor<xpu, 2, DType> AsMatrix(const Tensor<xpu, 4, DType>& t) {
+  return Tensor<xpu, 2, DType>(
+      t.dptr_,
+      Shape2(t.size(0), t.shape_.Size() / (t.size(0) > 0 ? t.size(0) : 1)),
+      t.stream_);
+}
+
+// A contiguous view of `t`'s memory with another shape of the same size.
+template <int dim, typename xpu, int srcdim, typename DType>
+inline Tensor<xpu, dim, DType> Reshape(const Tensor<xpu, srcdim, DType>& t,
+                                       const Shape<dim>& shape) {
+  return Tensor<xpu, dim, DType>(t.dptr_, shape, t.stream_);
+}
+
+// Whether a node shape is a matrix (batch, 1, 1, n).
+inline bool IsMatrix(const Shape<4>& s) { return s[1] == 1 && s[2] == 1; }
+
+}  // namespace layers
+}  // namespace umbra
+
+#include "layers/layer_impl.h"  // IWYU pragma: export
+
+#endif  // UMBRA_LAYERS_LAYER_H_

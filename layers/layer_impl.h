@@ -1,0 +1,211 @@
+// The definitions of Layer's non-virtual members; included by layer.h only.
+#ifndef UMBRA_LAYERS_LAYER_IMPL_H_
+#define UMBRA_LAYERS_LAYER_IMPL_H_
+
+#include <algorithm>
+#include <sstream>
+
+namespace umbra {
+namespace layers {
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::Configure(const LayerTypeInfo& info,
+                                  const std::string& name,
+                                  const ParamKwargs& kwargs) {
+  info_ = info;
+  name_ = name;
+  ParamKwargs plain;
+  std::map<std::string, ParamKwargs> tagged;
+  for (const auto& kv : kwargs) {
+    const std::string error = LayerKeyError(info, kv.first);
+    if (!error.empty()) Fail(error);
+    const size_t colon = kv.first.find(':');
+    if (colon == std::string::npos) {
+      plain.push_back(kv);
+    } else {
+      tagged[kv.first.substr(0, colon)].emplace_back(kv.first.substr(colon + 1),
+                                                     kv.second);
+    }
+  }
+  try {
+    SetParams(plain);
+  } catch (const ParamError& e) {
+    Fail(e.what());
+  }
+  settings_.clear();
+  if (info.weight_tags.empty()) return;
+  WeightParam common;
+  try {
+    common.InitAllowUnknown(plain);
+  } catch (const ParamError& e) {
+    Fail(e.what());
+  }
+  for (const std::string& tag : info.weight_tags) {
+    WeightParam tag_settings = common;
+    try {
+      tag_settings.UpdateAllowUnknown(tagged[tag]);
+    } catch (const ParamError& e) {
+      Fail("weight tag '" + tag + "': " + e.what());
+    }
+    settings_[tag] = tag_settings;
+  }
+}
+
+template <typename xpu, typename DType>
+std::vector<Shape<4>> Layer<xpu, DType>::InferShapes(
+    const std::vector<Shape<4>>& in_shapes, size_t num_outputs) {
+  for (const Shape<4>& s : in_shapes) {
+    if (s.Size() == 0) FailShapes(in_shapes, "non-empty inputs");
+  }
+  std::vector<Shape<4>> out = DoInferShapes(in_shapes, num_outputs);
+  in_shapes_ = in_shapes;
+  out_shapes_ = out;
+  in_.clear();
+  out_.clear();
+  return out;
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::Setup(const std::vector<NodeType*>& in,
+                              const std::vector<NodeType*>& out,
+                              const LayerContext<xpu, DType>& context) {
+  if (in.size() != in_shapes_.size() || out.size() != out_shapes_.size()) {
+    std::ostringstream os;
+    os << "Setup got " << in.size() << " input and " << out.size()
+       << " output nodes; InferShapes was told " << in_shapes_.size()
+       << " inputs and gave " << out_shapes_.size() << " outputs";
+    Fail(os.str());
+  }
+  auto check = [&](const char* what, size_t i, const NodeType* node,
+                   const Shape<4>& shape) {
+    std::ostringstream os;
+    os << what << " node " << i << ": ";
+    if (node == nullptr) {
+      os << "is null";
+      Fail(os.str());
+    }
+    if (node->data.shape_ != shape || node->grad.shape_ != shape) {
+      os << "data " << node->data.shape_ << " and grad " << node->grad.shape_
+         << " must both have the inferred shape " << shape;
+      Fail(os.str());
+    }
+    if (!node->data.CheckContiguous() || !node->grad.CheckContiguous()) {
+      os << "data and grad must be contiguous (allocate without padding)";
+      Fail(os.str());
+    }
+  };
+  for (size_t i = 0; i < in.size(); ++i)
+    check("input", i, in[i], in_shapes_[i]);
+  for (size_t i = 0; i < out.size(); ++i) {
+    check("output", i, out[i], out_shapes_[i]);
+    if (!SupportsInPlace() &&
+        std::find(in.begin(), in.end(), out[i]) != in.end()) {
+      Fail("cannot run in place: give it different input and output nodes");
+    }
+  }
+  in_ = in;
+  out_ = out;
+  context_ = context;
+  OnSetup();
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
+  for (const auto& slot : weights_) {
+    InitWeight(slot->fill, settings(slot->tag), slot->fan_in, slot->fan_out,
+               slot->constant, rnd, slot->data.view());
+    slot->grad = DType(0);
+  }
+}
+
+template <typename xpu, typename DType>
+std::vector<WeightRef<xpu, DType>> Layer<xpu, DType>::Weights() {
+  std::vector<WeightRef<xpu, DType>> refs;
+  for (const auto& slot : weights_) {
+    WeightRef<xpu, DType> ref;
+    ref.name = name_ + "." + slot->tag;
+    ref.tag = slot->tag;
+    ref.shape = slot->shape;
+    ref.data = slot->data.view();
+    ref.grad = slot->grad.view();
+    ref.settings = &settings(slot->tag);
+    refs.push_back(ref);
+  }
+  return refs;
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::ZeroGradients() {
+  for (const auto& slot : weights_) slot->grad = DType(0);
+}
+
+template <typename xpu, typename DType>
+size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
+                                        const TShape& shape, WeightFill fill,
+                                        index_t fan_in, index_t fan_out,
+                                        DType constant) {
+  if (settings_.count(tag) == 0) {
+    Fail("declares weight '" + tag +
+         "', which is not among the weight tags its type registered (" +
+         JoinNames(info_.weight_tags) + ")");
+  }
+  size_t index = 0;
+  while (index < weights_.size() && weights_[index]->tag != tag) ++index;
+  if (index == weights_.size()) {
+    weights_.push_back(std::make_unique<WeightSlot>());
+  }
+  WeightSlot& slot = *weights_[index];
+  slot.tag = tag;
+  slot.fill = fill;
+  slot.fan_in = fan_in;
+  slot.fan_out = fan_out;
+  slot.constant = constant;
+  if (!(slot.shape == shape) || slot.data.dptr_ == nullptr) {
+    slot.shape = shape;
+    slot.data.Resize(Shape1(shape.Size()), DType(0));
+    slot.grad.Resize(Shape1(shape.Size()), DType(0));
+  }
+  return index;
+}
+
+template <typename xpu, typename DType>
+const WeightParam& Layer<xpu, DType>::settings(const std::string& tag) const {
+  auto it = settings_.find(tag);
+  if (it == settings_.end()) Fail("has no weight tag '" + tag + "'");
+  return it->second;
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::Fail(const std::string& what) const {
+  throw LayerError(LayerLabel(name_, info_.type) + ": " + what);
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::FailShapes(const std::vector<Shape<4>>& in_shapes,
+                                   const std::string& need) const {
+  Fail("got input shapes " + ShapesToString(in_shapes) + "; needs " + need);
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::RequireArity(const std::vector<Shape<4>>& in_shapes,
+                                     size_t num_outputs, size_t inputs,
+                                     size_t outputs) const {
+  const bool in_ok =
+      inputs == 0 ? !in_shapes.empty() : in_shapes.size() == inputs;
+  const bool out_ok = outputs == 0 ? num_outputs > 0 : num_outputs == outputs;
+  if (in_ok && out_ok) return;
+  auto count = [](size_t n, const char* what) {
+    return (n == 0 ? std::string("one or more ") : std::to_string(n) + " ") +
+           what + (n == 1 ? "" : "s");
+  };
+  std::ostringstream os;
+  os << "got " << in_shapes.size() << " input(s) " << ShapesToString(in_shapes)
+     << " and " << num_outputs << " output(s); needs " << count(inputs, "input")
+     << " and " << count(outputs, "output");
+  Fail(os.str());
+}
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_LAYER_IMPL_H_

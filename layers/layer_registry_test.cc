@@ -1,0 +1,164 @@
+// The registry: the full list of types, unknown types, the keys each type
+// accepts, and errors for bad parameters that name the layer and the key.
+#include "layers/layer_registry.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "layers/layer.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The error text of CreateLayer<cpu, float>(type, name, kwargs).
+std::string CreateError(const std::string& type, const std::string& name,
+                        const ParamKwargs& kwargs) {
+  try {
+    CreateLayer<cpu, float>(type, name, kwargs);
+  } catch (const LayerError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(LayerRegistryTest, ListsEveryShippedType) {
+  const std::vector<std::string> expected = {
+      "bias",    "ch_concat", "concat",         "dropout", "flatten", "fullc",
+      "l2_loss", "lp_loss",   "multi_logistic", "prelu",   "relu",    "rrelu",
+      "sigmoid", "softmax",   "softplus",       "split",   "tanh",    "xelu"};
+  EXPECT_EQ(ListLayerTypes(), expected);
+}
+
+TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
+  for (const std::string& type : ListLayerTypes()) {
+    ParamKwargs kwargs;
+    if (type == "fullc") kwargs = {{"nhidden", "3"}};
+    auto f = CreateLayer<cpu, float>(type, "x", kwargs);
+    auto d = CreateLayer<cpu, double>(type, "x", kwargs);
+    EXPECT_EQ(f->type(), type);
+    EXPECT_EQ(d->name(), "x");
+    EXPECT_EQ(f->is_loss(), GetLayerTypeInfo(type).is_loss);
+  }
+}
+
+TEST(LayerRegistryTest, UnknownTypeSuggestsClosestAndListsAll) {
+  const std::string error = CreateError("fulc", "fc1", {});
+  EXPECT_THAT(error, HasSubstr("unknown layer type 'fulc'"));
+  EXPECT_THAT(error, HasSubstr("did you mean 'fullc'?"));
+  EXPECT_THAT(error, HasSubstr("Known types: bias, ch_concat, concat"));
+  EXPECT_THAT(error, HasSubstr("xelu"));
+  EXPECT_THAT(CreateError("convolution_3d", "c", {}),
+              Not(HasSubstr("did you mean")));
+}
+
+TEST(LayerRegistryTest, BadValueNamesLayerAndKey) {
+  const std::string error = CreateError("fullc", "fc1", {{"nhidden", "0"}});
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc)"));
+  EXPECT_THAT(error, HasSubstr("'nhidden'"));
+  EXPECT_THAT(error, HasSubstr("got '0'"));
+}
+
+TEST(LayerRegistryTest, MissingRequiredKeyNamesIt) {
+  const std::string error = CreateError("fullc", "fc1", {});
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc)"));
+  EXPECT_THAT(error, HasSubstr("nhidden"));
+}
+
+TEST(LayerRegistryTest, UnknownKeySuggestsClosest) {
+  const std::string error =
+      CreateError("fullc", "fc1", {{"nhiden", "10"}, {"nhidden", "10"}});
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc)"));
+  EXPECT_THAT(error, HasSubstr("unknown key 'nhiden'"));
+  EXPECT_THAT(error, HasSubstr("did you mean 'nhidden'?"));
+  EXPECT_THAT(error, HasSubstr("Valid keys:"));
+  // A weight key is not a key of a layer without weights.
+  EXPECT_THAT(CreateError("relu", "r1", {{"init_sigma", "1"}}),
+              HasSubstr("layer 'r1' (relu): unknown key 'init_sigma'"));
+}
+
+TEST(LayerRegistryTest, DropoutThresholdOutOfRange) {
+  for (const char* bad : {"1.5", "1", "-0.1"}) {
+    const std::string error =
+        CreateError("dropout", "drop1", {{"threshold", bad}});
+    EXPECT_THAT(error, HasSubstr("layer 'drop1' (dropout)")) << bad;
+    EXPECT_THAT(error, HasSubstr("'threshold'")) << bad;
+  }
+  EXPECT_EQ(CreateError("dropout", "d", {{"threshold", "0.99"}}), "(no error)");
+}
+
+TEST(LayerRegistryTest, OtherRangeChecks) {
+  EXPECT_THAT(CreateError("xelu", "x", {{"b", "0"}}), HasSubstr("'b'"));
+  EXPECT_THAT(CreateError("rrelu", "r", {{"lb", "4"}, {"ub", "3"}}),
+              HasSubstr("'ub'"));
+  EXPECT_THAT(CreateError("lp_loss", "l", {{"p", "0.5"}}), HasSubstr("'p'"));
+  EXPECT_THAT(
+      CreateError("fullc", "f", {{"nhidden", "2"}, {"random_type", "gauss"}}),
+      HasSubstr("'random_type'"));
+}
+
+TEST(LayerRegistryTest, TaggedKeys) {
+  EXPECT_EQ(CreateError("fullc", "f",
+                        {{"nhidden", "2"},
+                         {"wmat:lr", "0.1"},
+                         {"bias:wd", "0"},
+                         {"wmat:eta", "0.2"}}),
+            "(no error)");
+  const std::string bad_tag =
+      CreateError("fullc", "fc1", {{"nhidden", "2"}, {"wmta:lr", "0.1"}});
+  EXPECT_THAT(bad_tag, HasSubstr("layer 'fc1' (fullc)"));
+  EXPECT_THAT(bad_tag, HasSubstr("unknown weight tag 'wmta'"));
+  EXPECT_THAT(bad_tag, HasSubstr("did you mean 'wmat'?"));
+  EXPECT_THAT(bad_tag, HasSubstr("Weight tags: wmat, bias"));
+  const std::string bad_key =
+      CreateError("fullc", "fc1", {{"nhidden", "2"}, {"wmat:nhidden", "3"}});
+  EXPECT_THAT(bad_key, HasSubstr("'nhidden' is not a weight setting"));
+  EXPECT_THAT(CreateError("relu", "r", {{"wmat:lr", "1"}}),
+              HasSubstr("has no weights"));
+  EXPECT_THAT(CreateError("fullc", "fc1",
+                          {{"nhidden", "2"}, {"bias:init_sigma", "-1"}}),
+              HasSubstr("weight tag 'bias'"));
+}
+
+TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
+  const LayerTypeInfo& fullc = GetLayerTypeInfo("fullc");
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "nhidden"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "num_hidden"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "init_sigma"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "eta"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "wmat:lr"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "bias:wd"));
+  EXPECT_FALSE(LayerTypeAcceptsKey(fullc, "num_round"));
+  EXPECT_FALSE(LayerTypeAcceptsKey(fullc, "slope:lr"));
+  const LayerTypeInfo& softmax = GetLayerTypeInfo("softmax");
+  EXPECT_TRUE(LayerTypeAcceptsKey(softmax, "grad_scale"));
+  EXPECT_TRUE(LayerTypeAcceptsKey(softmax, "batch_size"));
+  EXPECT_FALSE(LayerTypeAcceptsKey(softmax, "init_sigma"));
+  const std::vector<std::string> keys = LayerTypeKeys(fullc);
+  for (const char* key : {"nhidden", "no_bias", "random_type", "init_bias",
+                          "lr_mult", "wmat:init_sigma", "bias:lr"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+  }
+  EXPECT_EQ(GetLayerTypeInfo("prelu").weight_tags,
+            std::vector<std::string>{"slope"});
+  EXPECT_TRUE(GetLayerTypeInfo("relu").weight_tags.empty());
+}
+
+TEST(LayerRegistryTest, MarkdownReference) {
+  const std::string doc = LayerTypeMarkdown("fullc");
+  EXPECT_THAT(doc, HasSubstr("## fullc"));
+  EXPECT_THAT(doc, HasSubstr("FullcParam"));
+  EXPECT_THAT(doc, HasSubstr("WeightParam"));
+  EXPECT_THAT(doc, HasSubstr("nhidden"));
+  EXPECT_THAT(doc, HasSubstr("`<tag>:<key>`"));
+}
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra

@@ -1,0 +1,217 @@
+// Layer behaviour beyond gradients: weight names and per-tag settings,
+// shape and binding errors, labels, train/test modes and forward values.
+#include "layers/layer.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "layers/layer_registry.h"
+#include "layers/standalone_layer.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+using ::testing::HasSubstr;
+
+template <typename Fn>
+std::string ErrorOf(Fn fn) {
+  try {
+    fn();
+  } catch (const LayerError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(LayerTest, WeightNamesShapesAndSettings) {
+  auto fc = CreateLayer<cpu, float>(
+      "fullc", "fc1",
+      {{"wmat:init_sigma", "0.5"},  // a tagged key wins whatever its place
+       {"nhidden", "3"},
+       {"init_sigma", "1"},
+       {"bias:wd", "0"},
+       {"lr", "0.1"},
+       {"wmat:lr_mult", "2"}});
+  fc->InferShapes({Shape4(4, 1, 1, 6)});
+  std::vector<WeightRef<cpu, float>> weights = fc->Weights();
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_EQ(weights[0].name, "fc1.wmat");
+  EXPECT_EQ(weights[0].tag, "wmat");
+  EXPECT_EQ(weights[0].shape, TShape({3, 6}));
+  EXPECT_EQ(weights[0].data.size(0), 18);
+  EXPECT_EQ(weights[1].name, "fc1.bias");
+  EXPECT_EQ(weights[1].shape, TShape({3}));
+  const WeightParam& wmat = *weights[0].settings;
+  const WeightParam& bias = *weights[1].settings;
+  EXPECT_FLOAT_EQ(wmat.init_sigma, 0.5f);
+  EXPECT_FLOAT_EQ(bias.init_sigma, 1.0f);
+  EXPECT_FLOAT_EQ(*wmat.lr, 0.1f);
+  EXPECT_FLOAT_EQ(wmat.lr_mult, 2.0f);
+  EXPECT_FLOAT_EQ(bias.lr_mult, 1.0f);
+  EXPECT_FALSE(wmat.wd.has_value());
+  EXPECT_FLOAT_EQ(*bias.wd, 0.0f);
+
+  auto no_bias = CreateLayer<cpu, float>("fullc", "fc2",
+                                         {{"nhidden", "3"}, {"no_bias", "1"}});
+  no_bias->InferShapes({Shape4(4, 1, 1, 6)});
+  ASSERT_EQ(no_bias->Weights().size(), 1u);
+  EXPECT_EQ(no_bias->Weights()[0].name, "fc2.wmat");
+}
+
+TEST(LayerTest, WeightsSurviveABatchSizeChange) {
+  auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "2"}});
+  fc->InferShapes({Shape4(4, 1, 1, 3)});
+  fc->Weights()[0].data = 1.5f;
+  const float* before = fc->Weights()[0].data.dptr_;
+  EXPECT_EQ(fc->InferShapes({Shape4(7, 1, 1, 3)})[0], Shape4(7, 1, 1, 2));
+  EXPECT_EQ(fc->Weights()[0].data.dptr_, before);
+  EXPECT_EQ(fc->Weights()[0].data[5], 1.5f);
+}
+
+TEST(LayerTest, ShapeErrorsNameLayerShapesAndNeed) {
+  auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "2"}});
+  const std::string error =
+      ErrorOf([&] { fc->InferShapes({Shape4(2, 3, 4, 5)}); });
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc)"));
+  EXPECT_THAT(error, HasSubstr("[(2,3,4,5)]"));
+  EXPECT_THAT(error, HasSubstr("flatten"));
+
+  auto relu = CreateLayer<cpu, float>("relu", "r", {});
+  EXPECT_THAT(ErrorOf([&] {
+                relu->InferShapes({Shape4(1, 1, 1, 2), Shape4(1, 1, 1, 2)});
+              }),
+              HasSubstr("needs 1 input and 1 output"));
+  auto concat = CreateLayer<cpu, float>("ch_concat", "cat", {});
+  EXPECT_THAT(ErrorOf([&] {
+                concat->InferShapes({Shape4(2, 1, 3, 3), Shape4(2, 1, 3, 4)});
+              }),
+              HasSubstr("dimension 3 differs"));
+  EXPECT_THAT(ErrorOf([&] { concat->InferShapes({Shape4(2, 1, 3, 3)}); }),
+              HasSubstr("two or more inputs"));
+  auto softmax = CreateLayer<cpu, float>("softmax", "loss", {});
+  EXPECT_THAT(
+      ErrorOf([&] { softmax->InferShapes({Shape4(2, 3, 1, 1)}); }),
+      HasSubstr("layer 'loss' (softmax): got input shapes [(2,3,1,1)]"));
+}
+
+TEST(LayerTest, SetupRefusesSelfLoopAndWrongNodes) {
+  EXPECT_THAT(ErrorOf([] {
+                StandaloneLayer<cpu, float>("fullc", {{"nhidden", "2"}},
+                                            {Shape4(2, 1, 1, 2)}, 1, true);
+              }),
+              HasSubstr("cannot run in place"));
+  auto relu = CreateLayer<cpu, float>("relu", "r", {});
+  relu->InferShapes({Shape4(2, 1, 1, 3)});
+  TensorContainer<cpu, 4> a(Shape4(2, 1, 1, 4), 0.0f, false);
+  Node<cpu, float> node{a.view(), a.view()};
+  EXPECT_THAT(ErrorOf([&] { relu->Setup({&node}, {&node}, {}); }),
+              HasSubstr("must both have the inferred shape (2,1,1,3)"));
+}
+
+TEST(LayerTest, LossNeedsItsLabelField) {
+  StandaloneLayer<cpu, float> loss("softmax", {{"target", "digit"}},
+                                   {Shape4(2, 1, 1, 3)}, 1, true);
+  loss.layer().Forward(true);  // prediction without labels is fine
+  EXPECT_TRUE(std::isnan(loss.layer().Loss()));
+  loss.AddLabel("label", Shape2(2, 1));
+  EXPECT_THAT(ErrorOf([&] { loss.layer().Backprop(true); }),
+              HasSubstr("needs the label field 'digit' (key target) for "
+                        "Backprop; the LabelInfo has fields: label"));
+  loss.AddLabel("digit", Shape2(2, 3));
+  EXPECT_THAT(ErrorOf([&] { loss.layer().Backprop(true); }),
+              HasSubstr("has shape (2,3); needs (2,1)"));
+  Tensor<cpu, 2> digit = loss.AddLabel("digit", Shape2(2, 1));
+  digit[1][0] = 3;
+  EXPECT_THAT(ErrorOf([&] { loss.layer().Backprop(true); }),
+              HasSubstr("label of row 1 is 3; needs a class index in [0, 3)"));
+  digit[1][0] = 2;
+  EXPECT_EQ(ErrorOf([&] { loss.layer().Backprop(true); }), "(no error)");
+}
+
+TEST(LayerTest, L2LossValueAndGradient) {
+  StandaloneLayer<cpu, double> loss("l2_loss", {}, {Shape4(2, 1, 1, 2)});
+  Tensor<cpu, 2, double> y = loss.AddLabel("label", Shape2(2, 2));
+  Tensor<cpu, 2, double> x = AsMatrix(loss.in(0).data);
+  x[0][0] = 1;
+  x[0][1] = 2;
+  x[1][0] = -1;
+  x[1][1] = 0;
+  y[0][0] = 0;
+  y[0][1] = 0;
+  y[1][0] = 0;
+  y[1][1] = 0;
+  loss.layer().Forward(true);
+  EXPECT_DOUBLE_EQ(loss.layer().Loss(), (1 + 4 + 1) / 2.0);
+  loss.layer().Backprop(true);
+  EXPECT_DOUBLE_EQ(AsMatrix(loss.in(0).grad)[0][1], 2 * 2 / 2.0);
+}
+
+TEST(LayerTest, DropoutMasksOnlyWhileTraining) {
+  StandaloneLayer<cpu, float> drop("dropout", {{"threshold", "0.25"}},
+                                   {Shape4(40, 1, 1, 100)});
+  drop.in(0).data = 1.0f;
+  drop.layer().Forward(false);
+  Tensor<cpu, 2> out = AsMatrix(drop.out(0).data);
+  for (index_t i = 0; i < 40; ++i) EXPECT_EQ(out[i][i], 1.0f);
+  drop.layer().Forward(true);
+  int kept = 0;
+  for (index_t i = 0; i < 40; ++i) {
+    for (index_t j = 0; j < 100; ++j) {
+      ASSERT_TRUE(out[i][j] == 0.0f || std::fabs(out[i][j] - 1 / 0.75f) < 1e-6)
+          << out[i][j];
+      kept += out[i][j] != 0.0f;
+    }
+  }
+  EXPECT_NEAR(kept / 4000.0, 0.75, 0.04);
+}
+
+TEST(LayerTest, FullcForwardMatchesNaive) {
+  StandaloneLayer<cpu, double> fc(
+      "fullc", {{"nhidden", "3"}, {"init_sigma", "1"}, {"init_bias", "0.5"}},
+      {Shape4(2, 1, 1, 4)});
+  Tensor<cpu, 2, double> x = AsMatrix(fc.in(0).data);
+  for (index_t i = 0; i < 2; ++i) {
+    for (index_t k = 0; k < 4; ++k) x[i][k] = 0.1 * (i + 1) * (k - 1.5);
+  }
+  fc.layer().Forward(true);
+  std::vector<WeightRef<cpu, double>> w = fc.layer().Weights();
+  Tensor<cpu, 2, double> y = AsMatrix(fc.out(0).data);
+  for (index_t i = 0; i < 2; ++i) {
+    for (index_t j = 0; j < 3; ++j) {
+      double expect = w[1].data[j];
+      EXPECT_EQ(w[1].data[j], 0.5);
+      for (index_t k = 0; k < 4; ++k) expect += x[i][k] * w[0].data[j * 4 + k];
+      EXPECT_NEAR(y[i][j], expect, 1e-12);
+    }
+  }
+}
+
+TEST(LayerTest, ConcatAndSplitMoveData) {
+  StandaloneLayer<cpu, float> cat("ch_concat", {},
+                                  {Shape4(2, 1, 1, 2), Shape4(2, 2, 1, 2)});
+  EXPECT_EQ(cat.out(0).data.shape_, Shape4(2, 3, 1, 2));
+  cat.in(0).data = 1.0f;
+  cat.in(1).data = 2.0f;
+  cat.layer().Forward(true);
+  Tensor<cpu, 2> out = AsMatrix(cat.out(0).data);
+  const float expect[6] = {1, 1, 2, 2, 2, 2};
+  for (index_t i = 0; i < 2; ++i) {
+    for (index_t k = 0; k < 6; ++k) EXPECT_EQ(out[i][k], expect[k]);
+  }
+  StandaloneLayer<cpu, float> split("split", {}, {Shape4(1, 1, 1, 3)}, 2);
+  split.in(0).data = 4.0f;
+  split.layer().Forward(true);
+  EXPECT_EQ(split.out(1).data[0][0][0][2], 4.0f);
+  split.out(0).grad = 1.0f;
+  split.out(1).grad = 2.0f;
+  split.layer().Backprop(true);
+  EXPECT_EQ(split.in(0).grad[0][0][0][1], 3.0f);
+}
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra

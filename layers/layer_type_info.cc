@@ -1,0 +1,76 @@
+#include "layers/layer_type_info.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "layers/layer_error.h"
+#include "layers/weight_param.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+std::vector<std::string> PlainKeys(const LayerTypeInfo& info) {
+  std::vector<std::string> keys;
+  for (const param::ParamManager* manager : info.params) {
+    for (const std::string& key : manager->ValidKeys()) keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+std::string Suggest(const std::string& word,
+                    const std::vector<std::string>& candidates) {
+  std::optional<std::string> closest = param::ClosestMatch(word, candidates);
+  return closest ? "; did you mean '" + *closest + "'?" : ";";
+}
+
+}  // namespace
+
+std::vector<std::string> LayerTypeKeys(const LayerTypeInfo& info) {
+  std::vector<std::string> keys = PlainKeys(info);
+  const std::vector<std::string> weight_keys =
+      WeightParam::__MANAGER__()->ValidKeys();
+  for (const std::string& tag : info.weight_tags) {
+    for (const std::string& key : weight_keys) keys.push_back(tag + ":" + key);
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+bool LayerTypeAcceptsKey(const LayerTypeInfo& info, const std::string& key) {
+  return LayerKeyError(info, key).empty();
+}
+
+std::string LayerKeyError(const LayerTypeInfo& info, const std::string& key) {
+  const size_t colon = key.find(':');
+  if (colon == std::string::npos) {
+    for (const param::ParamManager* manager : info.params) {
+      if (manager->Find(key) != nullptr) return "";
+    }
+    const std::vector<std::string> keys = PlainKeys(info);
+    return "unknown key '" + key + "'" + Suggest(key, keys) + " Valid keys: " +
+           (keys.empty() ? std::string("none") : JoinNames(keys));
+  }
+  const std::string tag = key.substr(0, colon);
+  const std::string sub = key.substr(colon + 1);
+  if (std::find(info.weight_tags.begin(), info.weight_tags.end(), tag) ==
+      info.weight_tags.end()) {
+    if (info.weight_tags.empty()) {
+      return "key '" + key + "': '" + info.type +
+             "' has no weights, so no 'tag:key' settings";
+    }
+    return "key '" + key + "': unknown weight tag '" + tag + "'" +
+           Suggest(tag, info.weight_tags) +
+           " Weight tags: " + JoinNames(info.weight_tags);
+  }
+  const param::ParamManager* weight = WeightParam::__MANAGER__();
+  if (weight->Find(sub) != nullptr) return "";
+  const std::vector<std::string> keys = weight->ValidKeys();
+  return "key '" + key + "': '" + sub + "' is not a weight setting" +
+         Suggest(sub, keys) + " Weight settings: " + JoinNames(keys);
+}
+
+}  // namespace layers
+}  // namespace umbra

@@ -1,0 +1,169 @@
+// Leaky rectifiers with a learned or a random negative slope:
+//   prelu (`init_slope`): x where x > 0, else a[c] * x, with one learned slope
+//     per channel (weight tag `slope`);
+//   rrelu (`lb`, `ub`): x where x > 0, else x / b, b drawn from U(lb, ub) per
+//     element while training and (lb + ub) / 2 otherwise (cxxnet's
+//     "insanity"). rrelu runs in place; prelu does not.
+//
+// Example (config):
+//   layer[conv1->act1] = prelu
+//     init_slope = 0.25
+//   layer[fc1->fc1] = rrelu
+//     lb = 3
+//     ub = 8
+#ifndef UMBRA_LAYERS_LEAKY_RELU_LAYERS_H_
+#define UMBRA_LAYERS_LEAKY_RELU_LAYERS_H_
+
+#include <string>
+#include <vector>
+
+#include "layers/activation_ops.h"
+#include "layers/channel_ops.h"
+#include "layers/layer.h"
+#include "layers/weight_param.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+
+struct PReluParam : public Parameter<PReluParam> {
+  float init_slope;
+  UMBRA_DECLARE_PARAMETER(PReluParam) {
+    UMBRA_DECLARE_FIELD(init_slope)
+        .set_default(0.25f)
+        .describe("Initial slope of every channel for negative inputs.");
+  }
+};
+
+template <typename xpu, typename DType>
+class PReluLayer : public Layer<xpu, DType> {
+ public:
+  static LayerTypeInfo Describe() {
+    LayerTypeInfo info;
+    info.description =
+        "x where x > 0, else slope[c] * x, with a learned slope per channel "
+        "(per feature for a matrix input).";
+    info.params = {PReluParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.weight_tags = {"slope"};
+    return info;
+  }
+  void Forward(bool is_train) override {
+    PReluForward(ChannelView(this->out(0).data), ChannelView(this->in(0).data),
+                 this->weight(slope_));
+  }
+  void Backprop(bool prop_grad) override {
+    Tensor<xpu, 3, DType> in_grad;  // null: only the slope gradient
+    if (prop_grad) in_grad = ChannelView(this->in(0).grad);
+    PReluBackward(ChannelView(this->in(0).data), ChannelView(this->out(0).grad),
+                  this->weight(slope_), this->gradient(slope_), in_grad);
+  }
+
+ protected:
+  void SetParams(const ParamKwargs& kwargs) override {
+    param_.InitAllowUnknown(kwargs);
+  }
+  std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
+                                      size_t num_outputs) override {
+    this->RequireArity(in_shapes, num_outputs, 1, 1);
+    const index_t channels = NumChannels(in_shapes[0]);
+    slope_ =
+        this->DeclareWeight("slope", TShape{channels}, WeightFill::kConstant, 1,
+                            1, DType(param_.init_slope));
+    return in_shapes;
+  }
+
+ private:
+  PReluParam param_;
+  size_t slope_ = 0;
+};
+
+struct RReluParam : public Parameter<RReluParam> {
+  float lb;
+  float ub;
+  UMBRA_DECLARE_PARAMETER(RReluParam) {
+    UMBRA_DECLARE_FIELD(lb).set_default(5.0f).describe(
+        "Lower bound (> 0) of the random divisor of negative inputs.");
+    UMBRA_DECLARE_FIELD(ub).set_default(10.0f).describe(
+        "Upper bound (>= lb) of the random divisor of negative inputs.");
+  }
+};
+
+template <typename xpu, typename DType>
+class RReluLayer : public Layer<xpu, DType> {
+ public:
+  static LayerTypeInfo Describe() {
+    LayerTypeInfo info;
+    info.description =
+        "x where x > 0, else x / b with b ~ U(lb, ub) per element while "
+        "training, (lb + ub) / 2 otherwise. Runs in place.";
+    info.params = {RReluParam::__MANAGER__()};
+    return info;
+  }
+  bool SupportsInPlace() const override { return true; }
+  void Forward(bool is_train) override {
+    trained_ = is_train;
+    if (is_train) {
+      this->context().rnd->SampleUniform(&divisor_, DType(param_.lb),
+                                         DType(param_.ub));
+      this->out(0).data = F<op::xelu>(this->in(0).data, divisor_);
+    } else {
+      this->out(0).data = F<op::xelu>(this->in(0).data, scalar<DType>(Mean()));
+    }
+  }
+  void Backprop(bool prop_grad) override {
+    if (!prop_grad) return;
+    if (trained_) {
+      this->in(0).grad =
+          F<op::xelu_grad>(this->out(0).data, divisor_) * this->out(0).grad;
+    } else {
+      this->in(0).grad =
+          F<op::xelu_grad>(this->out(0).data, scalar<DType>(Mean())) *
+          this->out(0).grad;
+    }
+  }
+
+ protected:
+  void SetParams(const ParamKwargs& kwargs) override {
+    param_.InitAllowUnknown(kwargs);
+    if (!(param_.lb > 0.0f)) {
+      throw ParamError("RReluParam: key 'lb': expected float > 0, got '" +
+                           std::to_string(param_.lb) + "'",
+                       "RReluParam", "lb");
+    }
+    if (!(param_.ub >= param_.lb)) {
+      throw ParamError("RReluParam: key 'ub': expected float >= lb (" +
+                           std::to_string(param_.lb) + "), got '" +
+                           std::to_string(param_.ub) + "'",
+                       "RReluParam", "ub");
+    }
+  }
+  std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
+                                      size_t num_outputs) override {
+    this->RequireArity(in_shapes, num_outputs, 1, 1);
+    return in_shapes;
+  }
+  void OnSetup() override {
+    if (this->context().rnd == nullptr) {
+      this->Fail("needs a random number generator in its LayerContext");
+    }
+    divisor_.Resize(this->in_shapes()[0]);
+  }
+
+ private:
+  DType Mean() const { return DType((param_.lb + param_.ub) / 2); }
+
+  RReluParam param_;
+  TensorContainer<xpu, 4, DType> divisor_{false};
+  bool trained_ = false;
+};
+
+extern template class PReluLayer<cpu, float>;
+extern template class PReluLayer<cpu, double>;
+extern template class RReluLayer<cpu, float>;
+extern template class RReluLayer<cpu, double>;
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_LEAKY_RELU_LAYERS_H_
