@@ -2,11 +2,12 @@
 // of rank >= 2, and its gradient.
 //
 //   pool<Reducer>(src, ky, kx, sy, sx[, pad_y, pad_x])
-//       window (ky, kx), stride (sy, sx); output rows
-//       OH = min(H + 2 pad_y - ky + sy - 1, H + 2 pad_y - 1) / sy + 1
-//       (ceil mode, as Caffe and cxxnet), less one when the last window
-//       would start in the bottom padding; likewise OW. Padded positions
-//       are skipped: they never win a max and add nothing to a sum.
+//       window (ky, kx) <= padded size, stride (sy, sx), pad < window;
+//       output rows OH = min(H + 2 pad_y - ky + sy - 1, H + 2 pad_y - 1)
+//       / sy + 1 (ceil mode, as mshadow and cxxnet: the last window may
+//       hang over the edge but starts inside), less one when it would
+//       start in the bottom padding (as Caffe); likewise OW. Padded
+//       positions are skipped: they never win a max, add nothing to a sum.
 //   pool<Reducer>(src, Shape2(OH, OW), ky, kx, sy, sx[, pad_y, pad_x])
 //       the same with an explicit output size (at most the one above).
 //   unpool<Reducer>(data, pooled, grad_pooled, ky, kx, sy, sx[, pad_y, pad_x])
@@ -72,8 +73,11 @@ inline PoolGeometry MakePoolGeometry(const char* what, const Shape<dim>& sshape,
                      kstride_x, "), pad (", pad_y, ", ", pad_x, ") for source ",
                      sshape);
   }
-  if (g.src_height < 1 || g.src_width < 1) {
-    ThrowTensorError(what, ": empty source ", sshape);
+  if (g.src_height < 1 || g.src_width < 1 ||
+      g.src_height + 2 * pad_y < ksize_y || g.src_width + 2 * pad_x < ksize_x) {
+    ThrowTensorError(what, ": window (", ksize_y, ", ", ksize_x,
+                     ") does not fit in the padded source ", sshape,
+                     " with pad (", pad_y, ", ", pad_x, ")");
   }
   g.pooled_height = PooledSize(g.src_height, ksize_y, kstride_y, pad_y);
   g.pooled_width = PooledSize(g.src_width, ksize_x, kstride_x, pad_x);
