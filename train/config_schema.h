@@ -125,9 +125,9 @@ std::pair<std::string, std::string> SplitWeightTag(
     absl::string_view key, const std::vector<std::string>& tags);
 
 // Checks every key and every layer and iterator type of `config`. Throws a
-// ConfigError for the first unknown one, in file order within each part:
-// layer types, then global keys, layer settings, iterator types and
-// settings.
+// ConfigError for the first unknown one, in file order within each part, the
+// parts in this order: layer types, iterator types, global keys, layer
+// settings, iterator settings.
 void ValidateTrainConfig(const TrainConfig& config, const ConfigSchema& schema);
 
 // The entries that configure `layer`, in the order to apply them: the global
