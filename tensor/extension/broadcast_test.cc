@@ -1,8 +1,7 @@
 // broadcast, broadcast_scalar, broadcast_with_axis, broadcast_keepdim and
 // repmat against naive loops, alone and nested in element-wise expressions.
-#include "tensor/extension/extension.h"
-
 #include "gtest/gtest.h"
+#include "tensor/extension/extension.h"
 #include "tensor/extension/reference.h"
 #include "tensor/tensor.h"
 
