@@ -106,9 +106,11 @@ AllKeys CollectKeys(const ConfigSchema& schema) {
     const std::size_t colon = key.find(':');
     if (colon != absl::string_view::npos &&
         Contains(valid, key.substr(colon + 1))) {
-      hint = absl::StrCat("; '", key.substr(0, colon),
-                          ":' is not a weight tag (tags: ", ListOf(tags),
-                          "); did you mean '", key.substr(colon + 1), "'?");
+      hint = absl::StrCat("; '", key.substr(0, colon), ":' is not a weight tag",
+                          tags.empty()
+                              ? std::string()
+                              : absl::StrCat(" (tags: ", ListOf(tags), ")"),
+                          "; did you mean '", key.substr(colon + 1), "'?");
     }
   }
   throw ConfigError(

@@ -74,7 +74,11 @@ class ConfigSchema {
   // The keys of an iterator type; nullopt for an unknown type.
   virtual std::optional<std::vector<std::string>> IteratorKeys(
       absl::string_view type) const = 0;
-  // Weight tags a layer key may be prefixed with, as in `wmat:lr`.
+  // Weight tags a layer key may be prefixed with, as in `wmat:lr`; the
+  // checks remove the tag before looking the key up. A schema whose
+  // LayerKeys already list the tagged keys (as layers::LayerTypeKeys does:
+  // "wmat:lr", per type) returns {} here, and tagged keys are then looked
+  // up as written.
   virtual std::vector<std::string> WeightTags() const {
     return {"wmat", "bias"};
   }

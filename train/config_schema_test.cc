@@ -131,6 +131,38 @@ TEST(ConfigSchemaTest, WeightTags) {
             std::make_pair(std::string(), std::string("lr:step")));
 }
 
+TEST(ConfigSchemaTest, SchemaThatListsTaggedKeysItself) {
+  // Like the layer registry: per-type tagged keys, no tags to remove.
+  KeySchema schema;
+  schema.SetWeightTags({});
+  schema.AddGlobalKeys({"dev"});
+  schema.AddLayerType("fullc", {"nhidden", "lr", "wmat:lr", "bias:lr"});
+  schema.AddLayerType("prelu", {"slope:lr"});
+  const TrainConfig config = Build(
+      "wmat:lr = 1\nslope:lr = 2\nnetconfig = start\n"
+      "layer[+1] = fullc:fc1\n  bias:lr = 3\nlayer[+0] = prelu\n"
+      "netconfig = end\n");
+  ValidateTrainConfig(config, schema);
+  std::vector<std::string> fc1;
+  for (const ConfigEntry& entry :
+       LayerSettings(config, config.net.layers[0], schema)) {
+    fc1.push_back(entry.ToString());
+  }
+  EXPECT_THAT(fc1, ::testing::ElementsAre("wmat:lr = 1", "bias:lr = 3"));
+  EXPECT_EQ(ConfigErrorOf([&] {
+              ValidateTrainConfig(Build("netconfig = start\nlayer[+1] = prelu\n"
+                                        "  wmat:lr = 1\nnetconfig = end\n"),
+                                  schema);
+            }),
+            "t.conf:3: unknown key 'wmat:lr' in layer prelu_0 (prelu). Valid "
+            "keys: slope:lr");
+  EXPECT_THAT(ConfigErrorOf(
+                  [&] { ValidateTrainConfig(Build("lr:dev = 1\n"), schema); }),
+              StartsWith("t.conf:1: unknown key 'lr:dev' in the global "
+                         "settings; 'lr:' is not a weight tag; did you mean "
+                         "'dev'?"));
+}
+
 TEST(ConfigSchemaTest, UnknownTypes) {
   EXPECT_EQ(ValidateError("netconfig = start\nlayer[0->1] = fulc:fc1\n"
                           "netconfig = end\n"),
