@@ -50,6 +50,9 @@ const char* CurandStatusName(curandStatus_t status) {
 
 void ThrowGpuError(const char* call, const char* library, const char* status,
                    const std::string& context, const char* file, int line) {
+  // Clears a non-sticky runtime error (e.g. a failed cudaMalloc), so that
+  // the next launch check does not report it again.
+  cudaGetLastError();
   throw GpuError(detail::StrCat(
       library, " call ", call, " failed: ", status, context.empty() ? "" : " [",
       context, context.empty() ? "" : "]", " at ", file, ":", line));

@@ -29,6 +29,7 @@
 #include "tensor/gpu/dot_gpu.h"
 #include "tensor/gpu/map_gpu.h"
 #include "tensor/gpu/memory_gpu.h"
+#include "tensor/gpu/ops_gpu.h"
 #include "tensor/gpu/random_gpu.h"
 #include "tensor/gpu/reduce_gpu.h"
 #include "tensor/gpu/stream.h"
