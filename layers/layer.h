@@ -115,8 +115,9 @@ class Layer {
 
   // From the input shapes, the output shapes (num_outputs of them; only
   // split takes more than one). Declares the weights, keeping their values
-  // when their shapes do not change (a new batch size). Throws LayerError
-  // naming the shapes and what the layer needs.
+  // when their shapes do not change (a new batch size). Unbinds the nodes:
+  // call Setup again. Throws LayerError naming the shapes and what the layer
+  // needs.
   std::vector<Shape<4>> InferShapes(const std::vector<Shape<4>>& in_shapes,
                                     size_t num_outputs = 1);
   const std::vector<Shape<4>>& in_shapes() const { return in_shapes_; }

@@ -1,0 +1,117 @@
+// Forward + backward time of each layer type for LeNet- and MLP-sized nodes
+// at batch 64, on the CPU, in float. Input and output are separate nodes, so
+// that every iteration sees the same values (in place, an activation would
+// be applied to its own output and its gradients would shrink to denormals).
+//
+//   bazel run -c opt //layers:layers_bench -- --benchmark_repetitions=5 \
+//       --benchmark_report_aggregates_only=true
+#include <random>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "layers/layer.h"
+#include "layers/layer_registry.h"
+#include "layers/standalone_layer.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+constexpr index_t kBatch = 64;
+
+struct BenchCase {
+  std::string name;
+  std::string type;
+  ParamKwargs kwargs;
+  std::vector<Shape<4>> inputs;
+  size_t num_outputs = 1;
+};
+
+std::vector<BenchCase> Cases() {
+  const Shape<4> hidden = Shape4(kBatch, 1, 1, 500);  // MLP hidden layer
+  const Shape<4> conv1 = Shape4(kBatch, 20, 24, 24);  // LeNet conv1 output
+  const Shape<4> pool1 = Shape4(kBatch, 20, 12, 12);  // LeNet pool1 output
+  const Shape<4> pool2 = Shape4(kBatch, 50, 4, 4);    // LeNet pool2 output
+  const Shape<4> logits = Shape4(kBatch, 1, 1, 10);
+  return {
+      {"fullc_784x500",
+       "fullc",
+       {{"nhidden", "500"}},
+       {Shape4(kBatch, 1, 1, 784)}},
+      {"fullc_800x500",
+       "fullc",
+       {{"nhidden", "500"}},
+       {Shape4(kBatch, 1, 1, 800)}},
+      {"fullc_500x10", "fullc", {{"nhidden", "10"}}, {hidden}},
+      {"relu_500", "relu", {}, {hidden}},
+      {"relu_conv1", "relu", {}, {conv1}},
+      {"sigmoid_500", "sigmoid", {}, {hidden}},
+      {"tanh_500", "tanh", {}, {hidden}},
+      {"softplus_500", "softplus", {}, {hidden}},
+      {"xelu_500", "xelu", {}, {hidden}},
+      {"rrelu_500", "rrelu", {}, {hidden}},
+      {"prelu_conv1", "prelu", {}, {conv1}},
+      {"bias_conv1", "bias", {}, {conv1}},
+      {"dropout_500", "dropout", {{"threshold", "0.5"}}, {hidden}},
+      {"flatten_pool2", "flatten", {}, {pool2}},
+      {"ch_concat_pool1", "ch_concat", {}, {pool1, pool1}},
+      {"split_pool1", "split", {}, {pool1}, 2},
+      {"softmax_10", "softmax", {}, {logits}},
+      {"l2_loss_10", "l2_loss", {}, {logits}},
+      {"multi_logistic_10", "multi_logistic", {}, {logits}},
+  };
+}
+
+void Fill(Tensor<cpu, 4, float> t, std::mt19937* engine, float lo, float hi) {
+  Tensor<cpu, 1, float> flat(t.dptr_, Shape1(t.shape_.Size()));
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (index_t i = 0; i < flat.size(0); ++i) flat[i] = dist(*engine);
+}
+
+void RunCase(benchmark::State& state, const BenchCase& c) {
+  StandaloneLayer<cpu, float> net(c.type, c.kwargs, c.inputs, c.num_outputs);
+  std::mt19937 engine(1);
+  for (size_t i = 0; i < net.num_in(); ++i)
+    Fill(net.in(i).data, &engine, -1, 1);
+  if (net.layer().is_loss()) {
+    const Shape<4>& s = c.inputs[0];
+    const bool index = c.type == "softmax";
+    Tensor<cpu, 2> label =
+        net.AddLabel("label", Shape2(s[0], index ? 1 : s[3]));
+    for (index_t i = 0; i < label.size(0); ++i) {
+      for (index_t k = 0; k < label.size(1); ++k) {
+        label[i][k] = index ? float(i % s[3]) : 0.5f;
+      }
+    }
+  } else {
+    for (size_t j = 0; j < net.num_out(); ++j) {
+      Fill(net.out(j).grad, &engine, -1, 1);
+    }
+  }
+  for (auto _ : state) {
+    net.layer().Forward(true);
+    net.layer().Backprop(true);
+    benchmark::DoNotOptimize(net.in(0).grad.dptr_);
+    benchmark::ClobberMemory();
+  }
+  double elements = 0;
+  for (const Shape<4>& s : c.inputs) elements += s.Size();
+  state.counters["elements/s"] = benchmark::Counter(
+      elements * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+const bool kRegistered = [] {
+  for (const BenchCase& c : Cases()) {
+    benchmark::RegisterBenchmark(
+        ("ForwardBackward/" + c.name).c_str(),
+        [c](benchmark::State& state) { RunCase(state, c); })
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra
