@@ -1,0 +1,70 @@
+// The Adam family: `adam` (Kingma and Ba, bias-corrected, L2 weight decay
+// added to the gradient) and `adamw` (Loshchilov and Hutter: the same with
+// the weight decay applied to the weight, decoupled from the moments). Two
+// state tensors per weight, "m" and "v"; the step count t is the updater's
+// progress (num_update + 1). Keys: AdamParam (beta1, beta2, epsilon)
+// besides UpdaterParam and the schedule's lr:*.
+//
+// Differences from cxxnet's adam (updater/adam_updater-inl.hpp):
+//   - beta1 and beta2 are the standard decay rates (defaults 0.9, 0.999);
+//     cxxnet's keys of those names held 1 - beta (defaults 0.1, 0.001).
+//   - cxxnet's adam subtracted wd * w from the gradient (decay with the
+//     wrong sign) and never ran the learning-rate schedule; here wd decays
+//     and every lr:* key applies.
+//
+// Example:
+//
+//   auto adam = CreateUpdater<cpu, float>("adamw", {{"eta", "0.001"},
+//                                                   {"wd", "0.01"}});
+#ifndef UMBRA_TRAIN_OPTIM_ADAM_UPDATERS_H_
+#define UMBRA_TRAIN_OPTIM_ADAM_UPDATERS_H_
+
+#include <string>
+#include <vector>
+
+#include "train/optim/update_rules.h"
+#include "train/optim/updater.h"
+#include "train/optim/updater_param.h"
+
+namespace umbra {
+namespace optim {
+
+// decoupled = false: adam; true: adamw.
+template <typename xpu, typename DType, bool decoupled>
+class AdamFamilyUpdater : public Updater<xpu, DType> {
+ public:
+  std::vector<std::string> StateNames() const override { return {"m", "v"}; }
+  const AdamParam& param() const { return param_; }
+
+ protected:
+  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
+    return InitKnown(&param_, kwargs, this->Label());
+  }
+  std::vector<std::string> OwnKeys() const override {
+    return KeysOf<AdamParam>();
+  }
+  void Step(const UpdaterWeight<xpu, DType>& weight,
+            const StepScalars<DType>& s) override {
+    Tensor<xpu, 1, DType> w = weight.data;
+    Tensor<xpu, 1, DType> m = *weight.state[0];
+    Tensor<xpu, 1, DType> v = *weight.state[1];
+    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
+      AdamStep(w, m, v, grad, s.lr, s.wd, DType(param_.beta1),
+               DType(param_.beta2), DType(param_.epsilon),
+               static_cast<long>(s.t), decoupled);
+    });
+  }
+
+ private:
+  AdamParam param_;
+};
+
+template <typename xpu, typename DType>
+using AdamUpdater = AdamFamilyUpdater<xpu, DType, false>;
+template <typename xpu, typename DType>
+using AdamWUpdater = AdamFamilyUpdater<xpu, DType, true>;
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_ADAM_UPDATERS_H_

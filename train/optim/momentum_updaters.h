@@ -1,0 +1,63 @@
+// The momentum family: `sgd` (SGD with momentum, cxxnet's sgd) and `nag`
+// (Nesterov accelerated gradient, cxxnet's nag). One state tensor per
+// weight, "momentum". Keys: MomentumParam (momentum) besides UpdaterParam
+// (eta, wd, clip_gradient) and the schedule's lr:*.
+//
+// Example:
+//
+//   auto sgd = CreateUpdater<cpu, float>("sgd", {{"eta", "0.1"},
+//                                                {"momentum", "0.9"}});
+#ifndef UMBRA_TRAIN_OPTIM_MOMENTUM_UPDATERS_H_
+#define UMBRA_TRAIN_OPTIM_MOMENTUM_UPDATERS_H_
+
+#include <string>
+#include <vector>
+
+#include "train/optim/update_rules.h"
+#include "train/optim/updater.h"
+#include "train/optim/updater_param.h"
+
+namespace umbra {
+namespace optim {
+
+// nesterov = false: sgd; true: nag.
+template <typename xpu, typename DType, bool nesterov>
+class MomentumUpdater : public Updater<xpu, DType> {
+ public:
+  std::vector<std::string> StateNames() const override { return {"momentum"}; }
+  const MomentumParam& param() const { return param_; }
+
+ protected:
+  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
+    return InitKnown(&param_, kwargs, this->Label());
+  }
+  std::vector<std::string> OwnKeys() const override {
+    return KeysOf<MomentumParam>();
+  }
+  void Step(const UpdaterWeight<xpu, DType>& weight,
+            const StepScalars<DType>& s) override {
+    Tensor<xpu, 1, DType> w = weight.data;
+    Tensor<xpu, 1, DType> m = *weight.state[0];
+    const DType momentum = DType(param_.momentum);
+    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
+      if (nesterov) {
+        NagStep(w, m, grad, s.lr, s.wd, momentum);
+      } else {
+        SgdStep(w, m, grad, s.lr, s.wd, momentum);
+      }
+    });
+  }
+
+ private:
+  MomentumParam param_;
+};
+
+template <typename xpu, typename DType>
+using SgdUpdater = MomentumUpdater<xpu, DType, false>;
+template <typename xpu, typename DType>
+using NagUpdater = MomentumUpdater<xpu, DType, true>;
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_MOMENTUM_UPDATERS_H_

@@ -1,0 +1,17 @@
+#include "train/optim/rmsprop_updater.h"
+
+#include "train/optim/updater_registry.h"
+
+namespace umbra {
+namespace optim {
+
+template class RmspropUpdater<cpu, float>;
+template class RmspropUpdater<cpu, double>;
+
+UMBRA_REGISTER_UPDATER("rmsprop", RmspropUpdater,
+                       "RMSProp: v = rho * v + (1 - rho) * G^2; w -= lr * G "
+                       "/ (sqrt(v) + epsilon).",
+                       {"RMSPropParam"});
+
+}  // namespace optim
+}  // namespace umbra

@@ -1,0 +1,55 @@
+// `rmsprop` (Tieleman and Hinton): the gradient divided by the root of a
+// moving mean of its square. One state tensor per weight, "mean_square".
+// Keys: RMSPropParam (rho, epsilon) besides UpdaterParam and the
+// schedule's lr:*. No momentum term.
+//
+// Example:
+//
+//   auto rmsprop = CreateUpdater<cpu, float>("rmsprop", {{"eta", "0.001"},
+//                                                        {"rho", "0.9"}});
+#ifndef UMBRA_TRAIN_OPTIM_RMSPROP_UPDATER_H_
+#define UMBRA_TRAIN_OPTIM_RMSPROP_UPDATER_H_
+
+#include <string>
+#include <vector>
+
+#include "train/optim/update_rules.h"
+#include "train/optim/updater.h"
+#include "train/optim/updater_param.h"
+
+namespace umbra {
+namespace optim {
+
+template <typename xpu, typename DType>
+class RmspropUpdater : public Updater<xpu, DType> {
+ public:
+  std::vector<std::string> StateNames() const override {
+    return {"mean_square"};
+  }
+  const RMSPropParam& param() const { return param_; }
+
+ protected:
+  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
+    return InitKnown(&param_, kwargs, this->Label());
+  }
+  std::vector<std::string> OwnKeys() const override {
+    return KeysOf<RMSPropParam>();
+  }
+  void Step(const UpdaterWeight<xpu, DType>& weight,
+            const StepScalars<DType>& s) override {
+    Tensor<xpu, 1, DType> w = weight.data;
+    Tensor<xpu, 1, DType> v = *weight.state[0];
+    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
+      RmspropStep(w, v, grad, s.lr, s.wd, DType(param_.rho),
+                  DType(param_.epsilon));
+    });
+  }
+
+ private:
+  RMSPropParam param_;
+};
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_RMSPROP_UPDATER_H_

@@ -1,0 +1,124 @@
+// The update rules as umbra expressions, one pass per assignment and no
+// temporaries, templated on the device so that the GPU backend can
+// instantiate them. `grad` is the gradient expression: the gradient tensor,
+// or F<clip_gradient>(g, c) when clipping (see WithGradient). Each rule
+// computes G = grad + wd * w (L2 weight decay, coupled with the gradient)
+// unless it says otherwise.
+//
+// Example:
+//
+//   WithGradient(g, clip, [&](const auto& grad) {
+//     SgdStep(w, m, grad, lr, wd, momentum);
+//   });
+#ifndef UMBRA_TRAIN_OPTIM_UPDATE_RULES_H_
+#define UMBRA_TRAIN_OPTIM_UPDATE_RULES_H_
+
+#include <cmath>
+
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace optim {
+namespace op {
+
+// a clipped to [-bound, bound], with NaN mapped to 0 (cxxnet's clip, which
+// also served to stop NaN gradients).
+struct clip_gradient {
+  static constexpr const char* kName = "clip_gradient";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType a, DType bound) {
+    if (a != a) return DType(0);
+    if (a > bound) return bound;
+    if (a < -bound) return DType(-bound);
+    return a;
+  }
+};
+
+}  // namespace op
+
+// Calls fn(grad) with the gradient expression: F<clip_gradient>(g, clip)
+// when clip > 0, g itself otherwise.
+template <typename xpu, typename DType, typename Fn>
+inline void WithGradient(const Tensor<xpu, 1, DType>& g, DType clip, Fn fn) {
+  if (clip > DType(0)) {
+    fn(expr::F<op::clip_gradient>(g, expr::scalar<DType>(clip)));
+  } else {
+    fn(g);
+  }
+}
+
+// SGD with momentum (cxxnet's sgd):
+//   m = momentum * m - lr * G;   w = w + m
+template <typename xpu, typename DType, typename GradExp>
+inline void SgdStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
+                    const GradExp& grad, DType lr, DType wd, DType momentum) {
+  m = momentum * m - lr * (grad + wd * w);
+  w += m;
+}
+
+// Nesterov momentum in cxxnet's form, w += (1 + mu) * m_new - mu * m_old,
+// rewritten with mu * m_old = m_new + lr * G so that no copy of m is kept:
+//   m = mu * m - lr * G;   w = w + mu * m - lr * G
+template <typename xpu, typename DType, typename GradExp>
+inline void NagStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
+                    const GradExp& grad, DType lr, DType wd, DType momentum) {
+  m = momentum * m - lr * (grad + wd * w);
+  w = w + momentum * m - lr * (grad + wd * w);
+}
+
+// The scalars of an Adam step: bias corrections of step t (1-based).
+struct AdamScalars {
+  double step_size;    // lr / (1 - beta1^t)
+  double inv_root_c2;  // 1 / sqrt(1 - beta2^t)
+  static AdamScalars At(double lr, double beta1, double beta2, long t) {
+    AdamScalars s;
+    s.step_size = lr / (1.0 - std::pow(beta1, static_cast<double>(t)));
+    s.inv_root_c2 =
+        1.0 / std::sqrt(1.0 - std::pow(beta2, static_cast<double>(t)));
+    return s;
+  }
+};
+
+// Adam (Kingma and Ba, with bias correction); `decoupled` selects AdamW
+// (Loshchilov and Hutter): the decay is not part of G but applied to w.
+//   m = b1 m + (1 - b1) G;   v = b2 v + (1 - b2) G^2
+//   w = w - lr * (m_hat / (sqrt(v_hat) + eps))             adam, G = g + wd w
+//   w = w - lr * (m_hat / (sqrt(v_hat) + eps) + wd * w)     adamw, G = g
+// with m_hat = m / (1 - b1^t), v_hat = v / (1 - b2^t).
+template <typename xpu, typename DType, typename GradExp>
+inline void AdamStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
+                     Tensor<xpu, 1, DType> v, const GradExp& grad, DType lr,
+                     DType wd, DType beta1, DType beta2, DType epsilon, long t,
+                     bool decoupled) {
+  using expr::F;
+  const AdamScalars s = AdamScalars::At(lr, beta1, beta2, t);
+  const DType step = DType(s.step_size);
+  const DType inv_root_c2 = DType(s.inv_root_c2);
+  const DType one = DType(1);
+  if (decoupled) {
+    m = beta1 * m + (one - beta1) * grad;
+    v = beta2 * v + (one - beta2) * F<umbra::op::square>(grad);
+    w = w - step * (m / (F<umbra::op::sqrt>(v) * inv_root_c2 + epsilon)) -
+        lr * wd * w;
+  } else {
+    m = beta1 * m + (one - beta1) * (grad + wd * w);
+    v = beta2 * v + (one - beta2) * F<umbra::op::square>(grad + wd * w);
+    w = w - step * (m / (F<umbra::op::sqrt>(v) * inv_root_c2 + epsilon));
+  }
+}
+
+// RMSProp (Tieleman and Hinton):
+//   v = rho v + (1 - rho) G^2;   w = w - lr * G / (sqrt(v) + eps)
+template <typename xpu, typename DType, typename GradExp>
+inline void RmspropStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> v,
+                        const GradExp& grad, DType lr, DType wd, DType rho,
+                        DType epsilon) {
+  using expr::F;
+  v = rho * v + (DType(1) - rho) * F<umbra::op::square>(grad + wd * w);
+  w = w - lr * (grad + wd * w) / (F<umbra::op::sqrt>(v) + epsilon);
+}
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_UPDATE_RULES_H_

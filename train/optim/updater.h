@@ -1,0 +1,261 @@
+// Updater<xpu, DType>: applies one optimisation rule (sgd, nag, adam, adamw,
+// rmsprop) to a set of weights, with one learning-rate schedule, and owns
+// the per-weight state the rule needs (momentum, moments) plus the progress
+// counters. Create one with CreateUpdater (updater_registry.h).
+//
+// Example (the trainer):
+//
+//   auto updater = CreateUpdater<cpu, float>(
+//       "sgd", {{"eta", "0.1"}, {"momentum", "0.9"}, {"lr:schedule", "factor"},
+//               {"lr:step", "1000"}});
+//   for (auto& layer : net) {
+//     for (WeightRef<cpu, float>& w : layer->Weights()) updater->AddWeight(w);
+//   }
+//   for (int round = 0; round < num_round; ++round) {
+//     updater->StartRound(round);
+//     while (iter.Next()) {
+//       ...Forward, Backprop (gradients accumulate with +=)...
+//       updater->Update();   // every weight one step, gradients set to 0
+//     }
+//   }
+//
+// Contracts:
+//   - Each weight's learning rate and weight decay are the layer's
+//     per-weight settings merged over the updater's (ResolveWeightSettings);
+//     the schedule scales the learning rate (schedule.h).
+//   - Update() applies the rule to every weight, sets every gradient to 0
+//     (layers add to gradients), then counts one update. The rule sees
+//     t = num_update + 1, the 1-based number of this step (Adam's bias
+//     correction).
+//   - Weights are added before the first Update; names are unique. The
+//     weight and gradient views must stay valid while the updater is used.
+//   - StateTensors() exposes every state tensor by name
+//     ("<weight name>:<state>", e.g. "fc1.wmat:momentum"); with progress()
+//     it is everything a checkpoint must keep for the next step to be
+//     bit-identical (updater_state.h saves and restores it).
+//   - Errors are OptimErrors that name the updater and the key or weight.
+#ifndef UMBRA_TRAIN_OPTIM_UPDATER_H_
+#define UMBRA_TRAIN_OPTIM_UPDATER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "layers/layer.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+#include "train/optim/optim_error.h"
+#include "train/optim/param_keys.h"
+#include "train/optim/schedule.h"
+#include "train/optim/updater_param.h"
+
+namespace umbra {
+namespace optim {
+
+// One weight as an updater holds it.
+template <typename xpu, typename DType>
+struct UpdaterWeight {
+  std::string name;
+  std::string tag;
+  Tensor<xpu, 1, DType> data;
+  Tensor<xpu, 1, DType> grad;
+  // The merged settings: base learning rate (before the schedule) and
+  // weight decay.
+  WeightSettings settings;
+  // One tensor per name in StateNames(), shaped as data, zero at first.
+  std::vector<std::unique_ptr<TensorContainer<xpu, 1, DType>>> state;
+};
+
+// The scalars of one step of one weight.
+template <typename DType>
+struct StepScalars {
+  DType lr;
+  DType wd;
+  // > 0: clip gradient elements to [-clip, clip] (NaN to 0).
+  DType clip;
+  // 1-based number of this step.
+  int64_t t;
+};
+
+// A state tensor, by name, for checkpoints.
+template <typename xpu, typename DType>
+struct NamedTensor {
+  std::string name;
+  Tensor<xpu, 1, DType> data;
+};
+
+template <typename xpu, typename DType>
+class Updater {
+ public:
+  Updater() = default;
+  Updater(const Updater&) = delete;
+  Updater& operator=(const Updater&) = delete;
+  virtual ~Updater() = default;
+
+  // The registered name, e.g. "adam".
+  const std::string& type() const { return type_; }
+  // "updater 'adam'", the start of every error message.
+  std::string Label() const { return absl::StrCat("updater '", type_, "'"); }
+
+  // Reads UpdaterParam, the rule's own struct and ScheduleParam from
+  // `kwargs`; every key must belong to one of them. CreateUpdater calls it.
+  // Throws OptimError naming the updater and the key.
+  void Configure(const std::string& type, const ParamKwargs& kwargs);
+
+  // Adds a weight: views of its values and gradient (same size) and the
+  // layer's settings for it (may be null). Throws OptimError for a
+  // duplicate name, a size mismatch, or a call after the first Update.
+  void AddWeight(const layers::WeightRef<xpu, DType>& weight);
+
+  // Sets the current round (the schedule may count rounds).
+  void StartRound(int round) { progress_.round = round; }
+  // One step for every weight; see the contracts above.
+  void Update();
+
+  // The learning rate weight `name` gets at the next Update. Throws
+  // OptimError for an unknown name.
+  double CurrentRate(const std::string& name) const;
+
+  const TrainProgress& progress() const { return progress_; }
+  // For restoring a checkpoint.
+  void set_progress(const TrainProgress& progress) { progress_ = progress; }
+  const UpdaterParam& common() const { return common_; }
+  const LearningRateSchedule& schedule() const { return schedule_; }
+  const std::vector<std::unique_ptr<UpdaterWeight<xpu, DType>>>& weights()
+      const {
+    return weights_;
+  }
+
+  // Every state tensor, weight by weight in AddWeight order.
+  std::vector<NamedTensor<xpu, DType>> StateTensors() const;
+
+  // The names of the rule's state tensors per weight, e.g. {"m", "v"}.
+  virtual std::vector<std::string> StateNames() const = 0;
+
+ protected:
+  // Sets the rule's own struct from `kwargs` (InitKnown) and returns the
+  // pairs it does not declare.
+  virtual ParamKwargs SetParams(const ParamKwargs& kwargs) = 0;
+  // The keys of the rule's own struct (KeysOf<...>()).
+  virtual std::vector<std::string> OwnKeys() const = 0;
+  // Applies the rule to one weight; the gradient is not cleared here.
+  virtual void Step(const UpdaterWeight<xpu, DType>& weight,
+                    const StepScalars<DType>& scalars) = 0;
+
+ private:
+  const UpdaterWeight<xpu, DType>* Find(const std::string& name) const;
+
+  std::string type_ = "?";
+  UpdaterParam common_;
+  LearningRateSchedule schedule_;
+  TrainProgress progress_;
+  std::vector<std::unique_ptr<UpdaterWeight<xpu, DType>>> weights_;
+};
+
+// ---------------------------------------------------------------------------
+
+template <typename xpu, typename DType>
+void Updater<xpu, DType>::Configure(const std::string& type,
+                                    const ParamKwargs& kwargs) {
+  type_ = type;
+  const std::string label = Label();
+  ParamKwargs rest = InitKnown(&common_, kwargs, label);
+  ScheduleParam schedule_param;
+  rest = InitKnown(&schedule_param, rest, label);
+  rest = SetParams(rest);
+  if (!rest.empty()) {
+    throw UnknownKeyError(label, rest.front().first,
+                          MergeKeys({KeysOf<UpdaterParam>(), OwnKeys(),
+                                     KeysOf<ScheduleParam>()}));
+  }
+  try {
+    schedule_ = LearningRateSchedule(schedule_param);
+  } catch (const OptimError& e) {
+    throw OptimError(absl::StrCat(label, ": ", e.what()), e.key());
+  }
+}
+
+template <typename xpu, typename DType>
+void Updater<xpu, DType>::AddWeight(
+    const layers::WeightRef<xpu, DType>& weight) {
+  if (progress_.num_update != 0) {
+    throw OptimError(absl::StrCat(Label(), ": weight '", weight.name,
+                                  "' added after ", progress_.num_update,
+                                  " updates; add every weight first"));
+  }
+  if (Find(weight.name) != nullptr) {
+    throw OptimError(
+        absl::StrCat(Label(), ": weight '", weight.name, "' is added twice"));
+  }
+  if (weight.data.shape_ != weight.grad.shape_) {
+    throw OptimError(absl::StrCat(
+        Label(), ": weight '", weight.name, "' has ", weight.data.shape_[0],
+        " values but its gradient ", weight.grad.shape_[0]));
+  }
+  auto slot = std::make_unique<UpdaterWeight<xpu, DType>>();
+  slot->name = weight.name;
+  slot->tag = weight.tag;
+  slot->data = weight.data;
+  slot->grad = weight.grad;
+  slot->settings = ResolveWeightSettings(weight.settings, common_);
+  for (size_t i = 0; i < StateNames().size(); ++i) {
+    auto state = std::make_unique<TensorContainer<xpu, 1, DType>>(
+        weight.data.shape_, DType(0), false);
+    state->set_stream(weight.data.stream_);
+    slot->state.push_back(std::move(state));
+  }
+  weights_.push_back(std::move(slot));
+}
+
+template <typename xpu, typename DType>
+void Updater<xpu, DType>::Update() {
+  for (const auto& weight : weights_) {
+    StepScalars<DType> scalars;
+    scalars.lr = DType(schedule_.Rate(weight->settings.lr, progress_));
+    scalars.wd = DType(weight->settings.wd);
+    scalars.clip = DType(common_.clip_gradient);
+    scalars.t = progress_.num_update + 1;
+    Step(*weight, scalars);
+    Tensor<xpu, 1, DType> grad = weight->grad;
+    grad = DType(0);
+  }
+  ++progress_.num_update;
+}
+
+template <typename xpu, typename DType>
+double Updater<xpu, DType>::CurrentRate(const std::string& name) const {
+  const UpdaterWeight<xpu, DType>* weight = Find(name);
+  if (weight == nullptr) {
+    throw OptimError(absl::StrCat(Label(), ": no weight named '", name, "'"));
+  }
+  return schedule_.Rate(weight->settings.lr, progress_);
+}
+
+template <typename xpu, typename DType>
+std::vector<NamedTensor<xpu, DType>> Updater<xpu, DType>::StateTensors() const {
+  std::vector<NamedTensor<xpu, DType>> out;
+  const std::vector<std::string> names = StateNames();
+  for (const auto& weight : weights_) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      out.push_back(
+          {absl::StrCat(weight->name, ":", names[i]), *weight->state[i]});
+    }
+  }
+  return out;
+}
+
+template <typename xpu, typename DType>
+const UpdaterWeight<xpu, DType>* Updater<xpu, DType>::Find(
+    const std::string& name) const {
+  for (const auto& weight : weights_) {
+    if (weight->name == name) return weight.get();
+  }
+  return nullptr;
+}
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_UPDATER_H_

@@ -1,0 +1,116 @@
+// The parameter structs of the updaters: UpdaterParam, read by every
+// updater, and one struct per family for the rest. Key names are cxxnet's
+// where cxxnet had them (eta, wd, momentum, clip_gradient, beta1, beta2).
+//
+// Per-weight overrides are not here: a layer's WeightParam (layers/
+// weight_param.h) holds `lr`/`eta`, `wd`, `lr_mult` and `wd_mult` for each
+// weight tag (`wmat:lr = 0.1`, `bias:wd = 0`), and ResolveWeightSettings
+// merges them over UpdaterParam.
+//
+// Example:
+//
+//   UpdaterParam common;
+//   common.Init({{"eta", "0.1"}, {"wd", "0.0005"}});
+//   WeightSettings s = ResolveWeightSettings(layer_settings, common);
+#ifndef UMBRA_TRAIN_OPTIM_UPDATER_PARAM_H_
+#define UMBRA_TRAIN_OPTIM_UPDATER_PARAM_H_
+
+#include "layers/weight_param.h"
+#include "param/param.h"
+
+namespace umbra {
+namespace optim {
+
+struct UpdaterParam : public Parameter<UpdaterParam> {
+  float eta;
+  float wd;
+  float clip_gradient;
+
+  UMBRA_DECLARE_PARAMETER(UpdaterParam) {
+    UMBRA_DECLARE_FIELD(eta).set_default(0.01f).set_lower_bound(0.0f).describe(
+        "Base learning rate of every weight without its own lr/eta.");
+    UMBRA_DECLARE_FIELD(wd).set_default(0.0f).set_lower_bound(0.0f).describe(
+        "Weight decay of every weight without its own wd.");
+    UMBRA_DECLARE_FIELD(clip_gradient)
+        .set_default(0.0f)
+        .set_lower_bound(0.0f)
+        .describe(
+            "When > 0, each gradient element is clipped to [-c, c] and a NaN "
+            "element becomes 0 (cxxnet); 0: no clipping.");
+    UMBRA_DECLARE_ALIAS(eta, lr);
+  }
+};
+
+// sgd and nag.
+struct MomentumParam : public Parameter<MomentumParam> {
+  float momentum;
+
+  UMBRA_DECLARE_PARAMETER(MomentumParam) {
+    UMBRA_DECLARE_FIELD(momentum)
+        .set_default(0.9f)
+        .set_range(0.0f, 1.0f)
+        .describe("Momentum (0: plain gradient descent).");
+  }
+};
+
+// adam and adamw: beta1 and beta2 are the decay rates of the moving
+// averages, as in Kingma and Ba (and PyTorch). cxxnet's adam read `beta1`
+// and `beta2` as one minus that (defaults 0.1 and 0.001): cxxnet's
+// beta1 = 0.1 is beta1 = 0.9 here.
+struct AdamParam : public Parameter<AdamParam> {
+  float beta1;
+  float beta2;
+  float epsilon;
+
+  UMBRA_DECLARE_PARAMETER(AdamParam) {
+    UMBRA_DECLARE_FIELD(beta1)
+        .set_default(0.9f)
+        .set_range(0.0f, 1.0f)
+        .describe(
+            "Decay rate of the first-moment average (cxxnet's 1 - beta1).");
+    UMBRA_DECLARE_FIELD(beta2)
+        .set_default(0.999f)
+        .set_range(0.0f, 1.0f)
+        .describe(
+            "Decay rate of the second-moment average (cxxnet's 1 - beta2).");
+    UMBRA_DECLARE_FIELD(epsilon)
+        .set_default(1e-8f)
+        .set_lower_bound(0.0f)
+        .describe("Added to the root of the corrected second moment.");
+  }
+};
+
+// rmsprop.
+struct RMSPropParam : public Parameter<RMSPropParam> {
+  float rho;
+  float epsilon;
+
+  UMBRA_DECLARE_PARAMETER(RMSPropParam) {
+    UMBRA_DECLARE_FIELD(rho)
+        .set_default(0.9f)
+        .set_range(0.0f, 1.0f)
+        .describe("Decay rate of the mean square of the gradient.");
+    UMBRA_DECLARE_FIELD(epsilon)
+        .set_default(1e-8f)
+        .set_lower_bound(0.0f)
+        .describe("Added to the root mean square.");
+  }
+};
+
+// The learning rate and weight decay one weight is trained with.
+struct WeightSettings {
+  double lr = 0.0;
+  double wd = 0.0;
+};
+
+// The layer's per-weight settings merged over the updater's:
+//   lr = (settings->lr or updater.eta) * settings->lr_mult
+//   wd = (settings->wd or updater.wd) * settings->wd_mult
+// A null `settings` takes the updater's values.
+WeightSettings ResolveWeightSettings(const layers::WeightParam* settings,
+                                     const UpdaterParam& updater);
+
+}  // namespace optim
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_OPTIM_UPDATER_PARAM_H_
