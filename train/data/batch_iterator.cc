@@ -1,0 +1,131 @@
+#include "train/data/batch_iterator.h"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+#include "train/data/data_error.h"
+
+namespace umbra {
+namespace train {
+
+UMBRA_REGISTER_PARAMETER(BatchIteratorParam);
+
+namespace {
+
+// The shuffle and the augmentation draw from separate generators, so turning
+// augmentation on does not change the order.
+constexpr unsigned kAugmentSeedOffset = 0x9e3779b9u;
+
+}  // namespace
+
+BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
+                             const BatchIteratorParam& batch,
+                             const AugmentIteratorParam& augment)
+    : dataset_(std::move(dataset)),
+      param_(batch),
+      transform_(augment, dataset_->instance_shape(),
+                 static_cast<unsigned>(batch.seed) + kAugmentSeedOffset),
+      shuffle_rng_(static_cast<unsigned>(batch.seed)),
+      instance_(dataset_->instance_shape()) {
+  if (dataset_->label_width() != batch.label_width) {
+    throw DataError(
+        absl::StrFormat("key 'label_width': %d, but %s has %d label%s per "
+                        "instance",
+                        batch.label_width, dataset_->Describe(),
+                        dataset_->label_width(),
+                        dataset_->label_width() == 1 ? "" : "s"),
+        "label_width");
+  }
+  if (batch.round_batch && dataset_->size() < batch.batch_size) {
+    throw DataError(
+        absl::StrFormat("key 'batch_size': round_batch needs at least "
+                        "batch_size = %d instances, %s has %d",
+                        batch.batch_size, dataset_->Describe(),
+                        dataset_->size()),
+        "batch_size");
+  }
+  order_.resize(dataset_->size());
+  std::iota(order_.begin(), order_.end(), index_t{0});
+  if (param_.shuffle) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
+  const Shape<3> out = transform_.output_shape();
+  batch_.Resize(Shape4(batch.batch_size, out[0], out[1], out[2]),
+                dataset_->label_width());
+  if (!param_.silent) {
+    std::cerr << absl::StrFormat(
+        "data: %s: %d instances, batch %d,%d,%d,%d, shuffle=%d, "
+        "round_batch=%d\n",
+        dataset_->Describe(), dataset_->size(), batch.batch_size, out[0],
+        out[1], out[2], param_.shuffle, param_.round_batch);
+  }
+}
+
+Shape<4> BatchIterator::data_shape() const { return batch_.data.shape_; }
+
+void BatchIterator::Restart() {
+  if (param_.shuffle && order_used_) {
+    std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
+  }
+  order_used_ = false;
+  position_ = 0;
+}
+
+void BatchIterator::BeforeFirst() {
+  has_value_ = false;
+  if (wrapped_) {
+    // The pass already started inside the last batch.
+    wrapped_ = false;
+    return;
+  }
+  Restart();
+}
+
+void BatchIterator::FillRow(index_t row) {
+  const index_t index = order_[position_++];
+  order_used_ = true;
+  dataset_->Read(index, instance_.FlatTo1D(), batch_.label[row]);
+  transform_.Apply(instance_, batch_.data[row]);
+  batch_.inst_index[row] = index + param_.index_offset;
+}
+
+bool BatchIterator::Next() {
+  has_value_ = false;
+  if (wrapped_) return false;
+  const index_t size = batch_.batch_size;
+  index_t row = 0;
+  while (row < size && position_ < order_.size()) FillRow(row++);
+  if (row == 0) return false;
+  batch_.num_batch_padd = size - row;
+  if (row < size) {
+    if (param_.round_batch) {
+      Restart();
+      while (row < size) FillRow(row++);
+      wrapped_ = true;
+    } else {
+      for (; row < size; ++row) {
+        batch_.data[row] = 0.0f;
+        batch_.label[row] = 0.0f;
+        batch_.inst_index[row] = kPaddingIndex;
+      }
+    }
+  }
+  has_value_ = true;
+  return true;
+}
+
+const DataBatch& BatchIterator::Value() const {
+  if (!has_value_) {
+    throw DataError(
+        "data iterator: Value() called without a batch: call Next() first "
+        "and only use Value() while it returned true");
+  }
+  return batch_;
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,131 @@
+#include "train/data/csv_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "train/data/data_error.h"
+#include "train/data/dataset.h"
+#include "train/data/file_bytes.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+[[noreturn]] void ThrowRowError(const std::string& path, int line,
+                                const std::string& detail) {
+  throw DataError(
+      absl::StrCat("csv: key 'filename': ", path, ":", line, ": ", detail),
+      "filename");
+}
+
+// Parses a whole field as a finite float.
+bool ParseNumber(absl::string_view field, float* value) {
+  if (field.empty()) return false;
+  const std::string text(field);
+  char* end = nullptr;
+  errno = 0;
+  const float parsed = std::strtof(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE ||
+      !std::isfinite(parsed)) {
+    return false;
+  }
+  *value = parsed;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
+                                       index_t label_width,
+                                       const std::vector<int>& input_shape) {
+  const std::string bytes =
+      WithKeyContext("csv", "filename", [&] { return ReadFileBytes(path); });
+  index_t columns = 0;
+  if (!input_shape.empty()) {
+    if (input_shape.size() != 3) {
+      throw DataError(
+          absl::StrCat("csv: key 'input_shape': expected channel,height,"
+                       "width, got ",
+                       input_shape.size(), " numbers"),
+          "input_shape");
+    }
+    columns =
+        label_width + index_t{input_shape[0]} * input_shape[1] * input_shape[2];
+  }
+  std::vector<float> values;
+  index_t rows = 0;
+  int line_number = 0;
+  bool header_pending = has_header;
+  for (absl::string_view line : absl::StrSplit(bytes, '\n')) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    if (header_pending) {
+      header_pending = false;
+      continue;
+    }
+    const std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+    const index_t count = static_cast<index_t>(fields.size());
+    if (columns == 0) {
+      if (count <= label_width) {
+        ThrowRowError(path, line_number,
+                      absl::StrCat("expected more than label_width = ",
+                                   label_width, " columns, got ", count));
+      }
+      columns = count;
+    }
+    if (count != columns) {
+      ThrowRowError(
+          path, line_number,
+          absl::StrCat("expected ", columns, " columns (", label_width,
+                       " label", label_width == 1 ? "" : "s", " + ",
+                       columns - label_width, " data",
+                       input_shape.empty() ? ", as in the first row"
+                                           : " from input_shape",
+                       "), got ", count));
+    }
+    for (index_t i = 0; i < count; ++i) {
+      const absl::string_view field = absl::StripAsciiWhitespace(fields[i]);
+      float value = 0;
+      if (!ParseNumber(field, &value)) {
+        ThrowRowError(
+            path, line_number,
+            absl::StrCat("column ", i + 1, ": expected a finite number, got '",
+                         field, "'"));
+      }
+      values.push_back(value);
+    }
+    ++rows;
+  }
+  if (rows == 0) {
+    throw DataError(
+        absl::StrCat("csv: key 'filename': '", path, "' has no data rows"),
+        "filename");
+  }
+  const index_t width = columns - label_width;
+  const Shape<3> shape =
+      input_shape.empty()
+          ? Shape3(1, 1, width)
+          : Shape3(input_shape[0], input_shape[1], input_shape[2]);
+  auto set = std::make_unique<MemoryDataset>(shape, label_width, rows,
+                                             absl::StrCat("csv '", path, "'"));
+  Tensor<cpu, 2, float> data = set->data();
+  Tensor<cpu, 2, float> labels = set->labels();
+  for (index_t r = 0; r < rows; ++r) {
+    const float* row = values.data() + r * columns;
+    for (index_t j = 0; j < label_width; ++j) labels[r][j] = row[j];
+    for (index_t j = 0; j < width; ++j) data[r][j] = row[label_width + j];
+  }
+  return set;
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,70 @@
+// Dataset: random access to the instances of a data source (an IDX pair, a
+// CSV file, a binary tensor file), each a (channel, height, width) tensor of
+// floats with `label_width` float labels. The batch iterator reads instances
+// through it in order or shuffled; MemoryDataset holds them all in memory.
+//
+// Example:
+//
+//   MemoryDataset set(Shape3(1, 28, 28), /*label_width=*/1, /*size=*/2);
+//   set.data()[0] = ...;                  // row i: channel*height*width
+//   set.labels()[0][0] = 7.0f;
+//   TensorContainer<cpu, 1, float> x(Shape1(784)), y(Shape1(1));
+//   set.Read(0, x, y);
+//
+// Contracts: instance_shape(), label_width() and size() do not change; Read
+// of an index in [0, size()) fills `data` (instance_shape().Size() floats)
+// and `label` (label_width() floats), or throws DataError (e.g. an I/O
+// error). Read is called from one thread at a time.
+#ifndef UMBRA_TRAIN_DATA_DATASET_H_
+#define UMBRA_TRAIN_DATA_DATASET_H_
+
+#include <string>
+
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace train {
+
+class Dataset {
+ public:
+  virtual ~Dataset() = default;
+
+  virtual index_t size() const = 0;
+  virtual Shape<3> instance_shape() const = 0;
+  virtual index_t label_width() const = 0;
+  // Copies instance `index` into `data` and `label` (contiguous views of the
+  // right sizes).
+  virtual void Read(index_t index, Tensor<cpu, 1, float> data,
+                    Tensor<cpu, 1, float> label) = 0;
+  // What the data is, for messages: e.g. "mnist 'train-images.gz'".
+  virtual std::string Describe() const = 0;
+};
+
+// Every instance in memory: data() is (size, channel*height*width), labels()
+// is (size, label_width).
+class MemoryDataset : public Dataset {
+ public:
+  MemoryDataset(const Shape<3>& instance_shape, index_t label_width,
+                index_t size, std::string description = "memory");
+
+  index_t size() const override { return data_.size(0); }
+  Shape<3> instance_shape() const override { return instance_shape_; }
+  index_t label_width() const override { return labels_.size(1); }
+  void Read(index_t index, Tensor<cpu, 1, float> data,
+            Tensor<cpu, 1, float> label) override;
+  std::string Describe() const override { return description_; }
+
+  Tensor<cpu, 2, float> data() { return data_; }
+  Tensor<cpu, 2, float> labels() { return labels_; }
+
+ private:
+  Shape<3> instance_shape_;
+  TensorContainer<cpu, 2, float> data_;
+  TensorContainer<cpu, 2, float> labels_;
+  std::string description_;
+};
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_DATA_DATASET_H_

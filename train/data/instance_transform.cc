@@ -1,0 +1,106 @@
+#include "train/data/instance_transform.h"
+
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+#include "train/data/data_error.h"
+
+namespace umbra {
+namespace train {
+
+UMBRA_REGISTER_PARAMETER(AugmentIteratorParam);
+
+namespace {
+
+std::string ShapeText(const Shape<3>& shape) {
+  return absl::StrFormat("%d,%d,%d", shape[0], shape[1], shape[2]);
+}
+
+}  // namespace
+
+InstanceTransform::InstanceTransform(const AugmentIteratorParam& param,
+                                     const Shape<3>& source_shape,
+                                     unsigned seed)
+    : param_(param),
+      source_shape_(source_shape),
+      output_shape_(source_shape),
+      multiplier_(param.scale / param.divideby),
+      rng_(seed) {
+  if (!param.input_shape.empty()) {
+    if (param.input_shape.size() != 3) {
+      throw DataError(
+          absl::StrFormat("key 'input_shape': expected channel,height,width "
+                          "(3 numbers), got %d numbers",
+                          param.input_shape.size()),
+          "input_shape");
+    }
+    output_shape_ = Shape3(param.input_shape[0], param.input_shape[1],
+                           param.input_shape[2]);
+    if (output_shape_[0] != source_shape[0] ||
+        output_shape_[1] > source_shape[1] ||
+        output_shape_[2] > source_shape[2]) {
+      throw DataError(
+          absl::StrFormat(
+              "key 'input_shape': %s does not fit the data's instances of "
+              "shape %s: the channels must be equal and the height and width "
+              "at most the data's (instances are cropped, never enlarged%s)",
+              ShapeText(output_shape_), ShapeText(source_shape),
+              source_shape[1] == 1
+                  ? "; for mnist, input_flat = 0 gives 1,28,28 images"
+                  : ""),
+          "input_shape");
+    }
+  }
+  const index_t channels = source_shape[0];
+  if (param.mean_value.empty()) {
+    mean_.assign(channels, 0.0f);
+  } else if (param.mean_value.size() == 1) {
+    mean_.assign(channels, param.mean_value[0]);
+  } else if (static_cast<index_t>(param.mean_value.size()) == channels) {
+    mean_ = param.mean_value;
+  } else {
+    throw DataError(
+        absl::StrFormat("key 'mean_value': %d values for %d channels; give "
+                        "one value or one per channel",
+                        param.mean_value.size(), channels),
+        "mean_value");
+  }
+}
+
+void InstanceTransform::Apply(Tensor<cpu, 3, float> source,
+                              Tensor<cpu, 3, float> target) {
+  index_t y0 = source_shape_[1] - output_shape_[1];
+  index_t x0 = source_shape_[2] - output_shape_[2];
+  if (param_.rand_crop) {
+    y0 = std::uniform_int_distribution<index_t>(0, y0)(rng_);
+    x0 = std::uniform_int_distribution<index_t>(0, x0)(rng_);
+  } else {
+    y0 /= 2;
+    x0 /= 2;
+  }
+  const bool mirror =
+      param_.rand_mirror && std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
+  const index_t width = output_shape_[2];
+  for (index_t c = 0; c < output_shape_[0]; ++c) {
+    const float mean = mean_[c];
+    for (index_t y = 0; y < output_shape_[1]; ++y) {
+      const float* in = source[c][y0 + y].dptr_ + x0;
+      float* out = target[c][y].dptr_;
+      if (mirror) {
+        for (index_t x = 0; x < width; ++x) {
+          out[x] = (in[width - 1 - x] - mean) * multiplier_;
+        }
+      } else {
+        for (index_t x = 0; x < width; ++x) {
+          out[x] = (in[x] - mean) * multiplier_;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace train
+}  // namespace umbra

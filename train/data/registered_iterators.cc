@@ -1,0 +1,88 @@
+// The built-in iterator types and their parameter structs. Linked with
+// alwayslink = 1 so that every program that uses the data library knows them.
+#include <memory>
+#include <utility>
+
+#include "param/param.h"
+#include "train/data/binary_format.h"
+#include "train/data/csv_file.h"
+#include "train/data/file_bytes.h"
+#include "train/data/idx_file.h"
+#include "train/data/iterator_registry.h"
+#include "train/data/source_iterators.h"
+#include "train/data/thread_buffer_iterator.h"
+
+namespace umbra {
+namespace train {
+
+UMBRA_REGISTER_PARAMETER(MnistIteratorParam);
+UMBRA_REGISTER_PARAMETER(CsvIteratorParam);
+UMBRA_REGISTER_PARAMETER(BinaryIteratorParam);
+
+namespace {
+
+std::unique_ptr<Dataset> MakeMnistDataset(const ParamKwargs& kwargs,
+                                          const BatchIteratorParam& batch,
+                                          const AugmentIteratorParam& augment) {
+  MnistIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return LoadMnist(param.path_img, param.path_label, param.input_flat);
+}
+
+std::unique_ptr<Dataset> MakeCsvDataset(const ParamKwargs& kwargs,
+                                        const BatchIteratorParam& batch,
+                                        const AugmentIteratorParam& augment) {
+  CsvIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return LoadCsv(param.filename, param.has_header, batch.label_width,
+                 augment.input_shape);
+}
+
+std::unique_ptr<Dataset> MakeBinaryDataset(
+    const ParamKwargs& kwargs, const BatchIteratorParam& batch,
+    const AugmentIteratorParam& augment) {
+  BinaryIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return WithKeyContext("binary", "path_data",
+                        [&] { return OpenBinaryDataset(param.path_data); });
+}
+
+std::unique_ptr<DataIterator> WrapThreadBuffer(
+    std::unique_ptr<DataIterator> base, const ParamKwargs& kwargs) {
+  ThreadBufferParam param;
+  param.Init(kwargs);
+  return std::make_unique<ThreadBufferIterator>(std::move(base), param);
+}
+
+[[maybe_unused]] const bool kMnistRegistered = RegisterIteratorType(
+    {"mnist",
+     IteratorKind::kSource,
+     {"MnistIteratorParam"},
+     "MNIST-style IDX image and label files, plain or gzip; pixels / 256.",
+     &MakeMnistDataset,
+     nullptr});
+[[maybe_unused]] const bool kCsvRegistered = RegisterIteratorType(
+    {"csv",
+     IteratorKind::kSource,
+     {"CsvIteratorParam"},
+     "A CSV file, one instance per row: labels first, then data.",
+     &MakeCsvDataset,
+     nullptr});
+[[maybe_unused]] const bool kBinaryRegistered = RegisterIteratorType(
+    {"binary",
+     IteratorKind::kSource,
+     {"BinaryIteratorParam"},
+     "umbra's binary tensor format, read with random access.",
+     &MakeBinaryDataset,
+     nullptr});
+[[maybe_unused]] const bool kThreadBufferRegistered = RegisterIteratorType(
+    {"threadbuffer",
+     IteratorKind::kWrapper,
+     {"ThreadBufferParam"},
+     "Reads the batches of the stage before on a background thread.",
+     nullptr,
+     &WrapThreadBuffer});
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
