@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <exception>
 #include <functional>
 #include <vector>
 
@@ -44,6 +45,21 @@ double TimeMs(const std::function<void()>& fn) {
   return ms;
 }
 
+// Runs body, turning a missing GPU or a GpuError into a benchmark error
+// (reported as "ERROR OCCURRED", which tools/gpu_check.sh counts as failed).
+void Guarded(benchmark::State& state,
+             const std::function<void(benchmark::State&)>& body) {
+  if (GpuDeviceCount() == 0) {
+    state.SkipWithError("no CUDA device: run this benchmark on a GPU");
+    return;
+  }
+  try {
+    body(state);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 // Median of `runs` timings of fn (after one warm-up run).
 double MedianMs(const std::function<void()>& fn, int runs = 11) {
   fn();
@@ -53,7 +69,7 @@ double MedianMs(const std::function<void()>& fn, int runs = 11) {
   return times[runs / 2];
 }
 
-void BM_UpdateRule(benchmark::State& state) {
+void BM_UpdateRuleBody(benchmark::State& state) {
   TensorContainer<gpu, 1> w(Shape1(kUpdateElements), 1.0f),
       g(Shape1(kUpdateElements), 0.5f), copy(Shape1(kUpdateElements));
   const float eta = 0.1f, lambda = 1e-4f;
@@ -75,13 +91,16 @@ void BM_UpdateRule(benchmark::State& state) {
   state.counters["memcpy_GB/s"] = copy_gbps;
   state.counters["vs_memcpy"] = bytes / (ms * 1e6) / copy_gbps;
 }
+void BM_UpdateRule(benchmark::State& state) {
+  Guarded(state, BM_UpdateRuleBody);
+}
 BENCHMARK(BM_UpdateRule)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(kRepetitions)
     ->ReportAggregatesOnly(true);
 
-void BM_Memcpy(benchmark::State& state) {
+void BM_MemcpyBody(benchmark::State& state) {
   TensorContainer<gpu, 1> src(Shape1(kUpdateElements), 0.5f),
       dst(Shape1(kUpdateElements));
   for (auto _ : state) {
@@ -97,6 +116,7 @@ void BM_Memcpy(benchmark::State& state) {
   state.counters["GB/s"] = benchmark::Counter(
       8.0 * kUpdateElements * state.iterations(), benchmark::Counter::kIsRate);
 }
+void BM_Memcpy(benchmark::State& state) { Guarded(state, BM_MemcpyBody); }
 BENCHMARK(BM_Memcpy)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
@@ -114,7 +134,7 @@ void DirectSgemm(const Tensor<gpu, 2>& a, const Tensor<gpu, 2>& b,
       "bench sgemm");
 }
 
-void BM_Dot4096(benchmark::State& state) {
+void BM_Dot4096Body(benchmark::State& state) {
   Random<gpu, float> rnd(1);
   TensorContainer<gpu, 2> a = rnd.uniform(Shape2(kDotSize, kDotSize));
   TensorContainer<gpu, 2> b = rnd.uniform(Shape2(kDotSize, kDotSize));
@@ -130,13 +150,14 @@ void BM_Dot4096(benchmark::State& state) {
       flops * state.iterations() / 1e12, benchmark::Counter::kIsRate);
   state.counters["vs_cublas"] = direct_ms / ms;
 }
+void BM_Dot4096(benchmark::State& state) { Guarded(state, BM_Dot4096Body); }
 BENCHMARK(BM_Dot4096)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(kRepetitions)
     ->ReportAggregatesOnly(true);
 
-void BM_CublasSgemm4096(benchmark::State& state) {
+void BM_CublasSgemm4096Body(benchmark::State& state) {
   Random<gpu, float> rnd(1);
   TensorContainer<gpu, 2> a = rnd.uniform(Shape2(kDotSize, kDotSize));
   TensorContainer<gpu, 2> b = rnd.uniform(Shape2(kDotSize, kDotSize));
@@ -147,6 +168,9 @@ void BM_CublasSgemm4096(benchmark::State& state) {
   const double flops = 2.0 * kDotSize * kDotSize * kDotSize;
   state.counters["TFLOP/s"] = benchmark::Counter(
       flops * state.iterations() / 1e12, benchmark::Counter::kIsRate);
+}
+void BM_CublasSgemm4096(benchmark::State& state) {
+  Guarded(state, BM_CublasSgemm4096Body);
 }
 BENCHMARK(BM_CublasSgemm4096)
     ->UseManualTime()

@@ -82,7 +82,9 @@ TEST_F(MemoryGpuTest, RoundTripsInEveryDirectionWithStrides) {
   auto host = rng_.Tensor<3, float>(Shape3(5, 7, 33));
   for (bool pad : {false, true}) {
     TensorContainer<gpu, 3> a(host.shape_, pad), b(host.shape_, !pad);
-    if (pad) EXPECT_GE(a.stride_, 33);
+    if (pad) {
+      EXPECT_GE(a.stride_, 33);
+    }
     Copy(a.view(), host.view());
     Copy(b.view(), a.view());
     TensorContainer<cpu, 3> back(host.shape_);
