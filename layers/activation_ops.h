@@ -46,6 +46,33 @@ struct xelu_grad {
   }
 };
 
+// PReLU: x where x > 0, else a * x.
+struct prelu {
+  static constexpr const char* kName = "prelu";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType x, DType a) {
+    return x > DType(0) ? x : DType(a * x);
+  }
+};
+
+// d prelu(x, a)/dx: 1 where x > 0, else a.
+struct prelu_grad {
+  static constexpr const char* kName = "prelu_grad";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType x, DType a) {
+    return x > DType(0) ? DType(1) : a;
+  }
+};
+
+// d prelu(x, a)/da = min(x, 0).
+struct negative_part {
+  static constexpr const char* kName = "negative_part";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType x) {
+    return x < DType(0) ? x : DType(0);
+  }
+};
+
 }  // namespace op
 }  // namespace layers
 }  // namespace umbra
