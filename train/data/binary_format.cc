@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -278,38 +279,35 @@ std::unique_ptr<Dataset> OpenBinaryDataset(const std::string& path) {
                                  GetUint32(header + 28)};
   const std::uint64_t count = GetUint64(header + 32);
   const std::uint64_t available = file_size - kBinaryHeaderSize;
-  // Every product is checked against the file's size before it is formed,
-  // so nothing overflows and nothing huge is allocated.
-  bool too_large = false;
-  std::uint64_t elements = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (dims[i] == 0 || dims[3] == 0) {
+  for (int i = 0; i < 4; ++i) {
+    if (dims[i] == 0) {
       throw DataError(absl::StrFormat(
           "'%s': the header's shape (%d,%d,%d) and label_width %d must be "
           "positive",
           path, dims[0], dims[1], dims[2], dims[3]));
     }
-    if (elements > available / dims[i]) too_large = true;
-    if (!too_large) elements *= dims[i];
   }
-  std::uint64_t record = 0;
-  if (!too_large) {
-    record = elements * DtypeSize(dtype) + dims[3] * 4;
-    if (count != 0 && record > available / count) {
-      too_large = true;
-    }
-  }
-  if (too_large || record * count != available) {
+  // The products are checked for overflow as they are formed; nothing is
+  // allocated from them, they are only compared with the file's size.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  bool overflow = false;
+  auto multiply = [&](std::uint64_t a, std::uint64_t b) {
+    if (b != 0 && a > kMax / b) overflow = true;
+    return overflow ? 0 : a * b;
+  };
+  const std::uint64_t elements = multiply(multiply(dims[0], dims[1]), dims[2]);
+  const std::uint64_t data_bytes = multiply(elements, DtypeSize(dtype));
+  const std::uint64_t record = data_bytes + dims[3] * 4;
+  if (record < data_bytes) overflow = true;
+  const std::uint64_t needed = multiply(record, count);
+  if (overflow || needed != available) {
     throw DataError(absl::StrFormat(
         "'%s': the header claims %d records of shape (%d,%d,%d) with %d "
         "labels, which need %s bytes after the header; the file has %d (%s)",
         path, count, dims[0], dims[1], dims[2], dims[3],
-        too_large ? "more than " + std::to_string(available)
-                  : std::to_string(record * count),
-        available,
-        too_large || record * count > available ? "truncated file or corrupt "
-                                                  "header"
-                                                : "trailing bytes"));
+        overflow ? "more than 2^64" : std::to_string(needed), available,
+        overflow || needed > available ? "truncated file or corrupt header"
+                                       : "trailing bytes"));
   }
   if (count == 0) {
     throw DataError(absl::StrCat("'", path, "' holds no records"));

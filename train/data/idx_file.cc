@@ -1,6 +1,7 @@
 #include "train/data/idx_file.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,26 +48,28 @@ IdxArray ParseIdx(absl::string_view bytes, std::uint32_t expected_magic,
                         path, bytes.size(), header));
   }
   IdxArray array;
-  // Checked against the file's size as it grows, so it cannot overflow.
+  // The product is checked for overflow as it is formed; nothing is
+  // allocated from it, it is only compared with the file's size.
   std::uint64_t expected = 1;
   const std::uint64_t available = bytes.size() - header;
-  bool too_large = false;
+  bool overflow = false;
   for (std::size_t i = 0; i < rank; ++i) {
     const std::uint32_t dim = ReadBigEndian32(bytes, 4 + 4 * i);
     array.dims.push_back(dim);
-    if (dim != 0 && expected > available / dim) too_large = true;
-    if (!too_large) expected *= dim;
+    if (dim != 0 &&
+        expected > std::numeric_limits<std::uint64_t>::max() / dim) {
+      overflow = true;
+    }
+    if (!overflow) expected *= dim;
   }
-  if (too_large || expected != available) {
+  if (overflow || expected != available) {
     throw DataError(absl::StrFormat(
         "'%s': the header's sizes (%s) need %s bytes of data, the file has "
         "%d (%s)",
         path, absl::StrJoin(array.dims, " x "),
-        too_large ? "more than " + std::to_string(available)
-                  : std::to_string(expected),
-        available,
-        too_large || expected > available ? "truncated or corrupt header"
-                                          : "trailing bytes"));
+        overflow ? "more than 2^64" : std::to_string(expected), available,
+        overflow || expected > available ? "truncated or corrupt header"
+                                         : "trailing bytes"));
   }
   array.elements = bytes.substr(header);
   return array;
