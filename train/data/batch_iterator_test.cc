@@ -1,0 +1,222 @@
+#include "train/data/batch_iterator.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "train/data/data_error.h"
+#include "train/data/data_test_util.h"
+#include "train/data/dataset.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using data_test::DataErrorOf;
+using data_test::ReadPass;
+using data_test::TestRng;
+using ::testing::HasSubstr;
+
+// A data set whose instance i holds values i*100 + j and label i, so every
+// row of a batch tells which instance it is.
+std::unique_ptr<MemoryDataset> CountingDataset(index_t size,
+                                               const Shape<3>& shape) {
+  auto set = std::make_unique<MemoryDataset>(shape, 1, size, "counting");
+  for (index_t i = 0; i < size; ++i) {
+    for (index_t j = 0; j < shape.Size(); ++j) {
+      set->data()[i][j] = i * 100.0f + j;
+    }
+    set->labels()[i][0] = i;
+  }
+  return set;
+}
+
+std::unique_ptr<BatchIterator> MakeIterator(index_t size, const ParamKwargs& kw,
+                                            const Shape<3>& shape = Shape3(1, 2,
+                                                                           3)) {
+  BatchIteratorParam batch;
+  batch.InitAllowUnknown(kw);
+  AugmentIteratorParam augment;
+  augment.InitAllowUnknown(kw);
+  return std::make_unique<BatchIterator>(CountingDataset(size, shape), batch,
+                                         augment);
+}
+
+// The instance of every real (not padding) row of a pass, checking that
+// each row's data and label belong to its inst_index.
+std::vector<index_t> Instances(const std::vector<DataBatch>& pass,
+                               bool include_padding = false) {
+  std::vector<index_t> out;
+  for (const DataBatch& b : pass) {
+    const index_t rows =
+        include_padding ? b.batch_size : b.batch_size - b.num_batch_padd;
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t i = b.inst_index[r];
+      EXPECT_EQ(b.label[r][0], float(i));
+      const Tensor<cpu, 1, float> row = b.data[r].FlatTo1D();
+      for (index_t j = 0; j < row.size(0); ++j) {
+        EXPECT_EQ(row[j], i * 100.0f + j) << "row " << r << " element " << j;
+      }
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+std::vector<index_t> Range(index_t n) {
+  std::vector<index_t> v(n);
+  for (index_t i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+TEST(BatchIteratorTest, InOrderWithZeroPadding) {
+  TestRng rng;
+  const index_t size = rng.Int(5, 40);
+  const index_t batch_size = rng.Int(1, size);
+  auto it = MakeIterator(
+      size, {{"batch_size", std::to_string(batch_size)}, {"silent", "1"}});
+  EXPECT_EQ(it->data_shape(), Shape4(batch_size, 1, 2, 3));
+  EXPECT_EQ(it->label_width(), 1);
+  const std::vector<DataBatch> pass = ReadPass(it.get());
+  ASSERT_EQ(index_t(pass.size()), (size + batch_size - 1) / batch_size);
+  EXPECT_EQ(Instances(pass), Range(size));
+  const DataBatch& last = pass.back();
+  EXPECT_EQ(last.num_batch_padd, pass.size() * batch_size - size);
+  for (index_t r = last.batch_size - last.num_batch_padd; r < last.batch_size;
+       ++r) {
+    EXPECT_EQ(last.inst_index[r], kPaddingIndex);
+    EXPECT_EQ(last.label[r][0], 0.0f);
+    EXPECT_EQ(last.data[r][0][1][2], 0.0f);
+  }
+  for (std::size_t b = 0; b + 1 < pass.size(); ++b) {
+    EXPECT_EQ(pass[b].num_batch_padd, 0);
+  }
+  // The pass is over until BeforeFirst(); then it repeats exactly.
+  EXPECT_FALSE(it->Next());
+  it->BeforeFirst();
+  EXPECT_EQ(Instances(ReadPass(it.get())), Range(size));
+}
+
+TEST(BatchIteratorTest, RoundBatchWrapsAroundAndContinues) {
+  // 10 instances, batches of 4: cxxnet's round_batch fills the third batch
+  // with instances 0 and 1 and the next pass starts at 2.
+  auto it = MakeIterator(
+      10, {{"batch_size", "4"}, {"round_batch", "1"}, {"silent", "1"}});
+  std::vector<DataBatch> pass = ReadPass(it.get());
+  ASSERT_EQ(pass.size(), 3u);
+  EXPECT_EQ(pass[2].num_batch_padd, 2);
+  EXPECT_EQ(Instances(pass, true),
+            (std::vector<index_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1}));
+  it->BeforeFirst();
+  pass = ReadPass(it.get());
+  ASSERT_EQ(pass.size(), 2u);
+  EXPECT_EQ(pass[1].num_batch_padd, 0);
+  EXPECT_EQ(Instances(pass, true),
+            (std::vector<index_t>{2, 3, 4, 5, 6, 7, 8, 9}));
+  it->BeforeFirst();
+  pass = ReadPass(it.get());
+  EXPECT_EQ(Instances(pass, true),
+            (std::vector<index_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1}));
+  EXPECT_EQ(pass.back().num_batch_padd, 2);
+}
+
+TEST(BatchIteratorTest, RoundBatchCoversEveryInstanceOverPasses) {
+  TestRng rng;
+  const index_t size = rng.Int(3, 30);
+  const index_t batch_size = rng.Int(1, size);
+  auto it = MakeIterator(size, {{"batch_size", std::to_string(batch_size)},
+                                {"round_batch", "1"},
+                                {"shuffle", "1"},
+                                {"seed", std::to_string(rng.Int(0, 1000))},
+                                {"silent", "1"}});
+  std::vector<index_t> counts(size, 0);
+  index_t rows = 0;
+  for (int p = 0; p < 5; ++p) {
+    it->BeforeFirst();
+    for (index_t i : Instances(ReadPass(it.get()), true)) {
+      ++counts[i];
+      ++rows;
+    }
+  }
+  // Rows are a stream of whole shuffled passes: each instance appears
+  // rows / size times, give or take the pass in progress.
+  for (index_t i = 0; i < size; ++i) {
+    EXPECT_GE(counts[i], rows / size) << "instance " << i;
+    EXPECT_LE(counts[i], rows / size + 1) << "instance " << i;
+  }
+}
+
+TEST(BatchIteratorTest, ShuffleIsSeededAndNewEveryPass) {
+  TestRng rng;
+  const index_t size = 50;
+  const int seed = rng.Int(0, 1 << 20);
+  auto order = [&](int s, int passes) {
+    auto it = MakeIterator(size, {{"batch_size", "7"},
+                                  {"shuffle", "1"},
+                                  {"seed", std::to_string(s)},
+                                  {"silent", "1"}});
+    std::vector<std::vector<index_t>> orders;
+    for (int p = 0; p < passes; ++p) {
+      it->BeforeFirst();
+      orders.push_back(Instances(ReadPass(it.get())));
+    }
+    return orders;
+  };
+  const auto a = order(seed, 3);
+  EXPECT_EQ(a, order(seed, 3)) << "same seed, same orders";
+  EXPECT_NE(a, order(seed + 1, 3)) << "another seed, other orders";
+  for (const auto& pass : a) {
+    std::vector<index_t> sorted = pass;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, Range(size)) << "a pass is a permutation";
+    EXPECT_NE(pass, Range(size)) << "and not the identity";
+  }
+  EXPECT_NE(a[0], a[1]) << "reshuffled for the next pass";
+  EXPECT_NE(a[1], a[2]);
+}
+
+TEST(BatchIteratorTest, BeforeFirstWithoutNextKeepsTheOrder) {
+  auto it = MakeIterator(
+      20, {{"batch_size", "5"}, {"shuffle", "1"}, {"silent", "1"}});
+  auto again = MakeIterator(
+      20, {{"batch_size", "5"}, {"shuffle", "1"}, {"silent", "1"}});
+  it->BeforeFirst();
+  it->BeforeFirst();
+  EXPECT_EQ(Instances(ReadPass(it.get())), Instances(ReadPass(again.get())));
+}
+
+TEST(BatchIteratorTest, IndexOffset) {
+  auto it = MakeIterator(
+      3, {{"batch_size", "3"}, {"index_offset", "1000"}, {"silent", "1"}});
+  ASSERT_TRUE(it->Next());
+  EXPECT_EQ(it->Value().inst_index, (std::vector<index_t>{1000, 1001, 1002}));
+}
+
+TEST(BatchIteratorTest, Errors) {
+  EXPECT_THAT(
+      DataErrorOf([] {
+        MakeIterator(3, {{"batch_size", "4"}, {"round_batch", "1"}});
+      }),
+      HasSubstr("key 'batch_size': round_batch needs at least batch_size = 4 "
+                "instances, counting has 3"));
+  EXPECT_THAT(DataErrorOf([] {
+                MakeIterator(3, {{"batch_size", "1"}, {"label_width", "2"}});
+              }),
+              HasSubstr("key 'label_width': 2, but counting has 1 label per "
+                        "instance"));
+  auto it = MakeIterator(2, {{"batch_size", "2"}, {"silent", "1"}});
+  EXPECT_THAT(DataErrorOf([&] { it->Value(); }),
+              HasSubstr("Value() called without a batch"));
+  ASSERT_TRUE(it->Next());
+  EXPECT_FALSE(it->Next());
+  EXPECT_THAT(DataErrorOf([&] { it->Value(); }),
+              HasSubstr("Value() called without a batch"));
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
