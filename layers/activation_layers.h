@@ -115,7 +115,7 @@ class XeluLayer : public Layer<xpu, DType> {
     param_.InitAllowUnknown(kwargs);
     if (!(param_.b > 0.0f)) {
       throw ParamError("XeluParam: key 'b': expected float > 0, got '" +
-                           std::to_string(param_.b) + "'",
+                           FormatNumber(param_.b) + "'",
                        "XeluParam", "b");
     }
   }

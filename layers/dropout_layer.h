@@ -68,7 +68,7 @@ class DropoutLayer : public Layer<xpu, DType> {
     if (!(param_.threshold < 1.0f)) {
       throw ParamError(
           "DropoutParam: key 'threshold': expected float in [0, 1), got '" +
-              std::to_string(param_.threshold) + "'",
+              FormatNumber(param_.threshold) + "'",
           "DropoutParam", "threshold");
     }
   }

@@ -29,5 +29,11 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
+std::string FormatNumber(double value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
 }  // namespace layers
 }  // namespace umbra

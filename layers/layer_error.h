@@ -46,6 +46,9 @@ std::string ShapesToString(const std::vector<Shape<4>>& shapes);
 // "a, b, c".
 std::string JoinNames(const std::vector<std::string>& names);
 
+// A number as a config would write it: 1.5, 0, 1e-05.
+std::string FormatNumber(double value);
+
 }  // namespace layers
 }  // namespace umbra
 

@@ -90,6 +90,8 @@ TEST(LayerRegistryTest, DropoutThresholdOutOfRange) {
     EXPECT_THAT(error, HasSubstr("layer 'drop1' (dropout)")) << bad;
     EXPECT_THAT(error, HasSubstr("'threshold'")) << bad;
   }
+  EXPECT_THAT(CreateError("dropout", "drop1", {{"threshold", "1"}}),
+              HasSubstr("expected float in [0, 1), got '1'"));
   EXPECT_EQ(CreateError("dropout", "d", {{"threshold", "0.99"}}), "(no error)");
 }
 

@@ -128,13 +128,13 @@ class RReluLayer : public Layer<xpu, DType> {
     param_.InitAllowUnknown(kwargs);
     if (!(param_.lb > 0.0f)) {
       throw ParamError("RReluParam: key 'lb': expected float > 0, got '" +
-                           std::to_string(param_.lb) + "'",
+                           FormatNumber(param_.lb) + "'",
                        "RReluParam", "lb");
     }
     if (!(param_.ub >= param_.lb)) {
       throw ParamError("RReluParam: key 'ub': expected float >= lb (" +
-                           std::to_string(param_.lb) + "), got '" +
-                           std::to_string(param_.ub) + "'",
+                           FormatNumber(param_.lb) + "), got '" +
+                           FormatNumber(param_.ub) + "'",
                        "RReluParam", "ub");
     }
   }
