@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 // UMBRA_XINLINE marks code that runs per element on any device (Plan::Eval,
 // op::Map, savers, reducers, Shape accessors). UMBRA_CINLINE marks CPU-only
@@ -86,14 +87,16 @@ template <typename... Args>
 
 namespace half {
 // IEEE 754 binary16 storage type. Arithmetic goes through float: a half_t
-// converts implicitly to float and explicitly from float/double/int.
+// converts implicitly to float and from any arithmetic value, so half
+// tensors work in expressions (each operator computes in float and rounds).
 struct half_t {
   uint16_t half_;
 
   UMBRA_XINLINE half_t() : half_(0) {}
-  // From any arithmetic value, through float.
-  template <typename T>
-  UMBRA_XINLINE explicit half_t(T value)
+  // From any arithmetic value, through float (round to nearest even).
+  template <typename T, typename = typename std::enable_if<
+                            std::is_arithmetic<T>::value>::type>
+  UMBRA_XINLINE half_t(T value)  // NOLINT(runtime/explicit)
       : half_(FloatToBits(static_cast<float>(value))) {}
   UMBRA_XINLINE operator float() const { return BitsToFloat(half_); }
 

@@ -216,6 +216,20 @@ TEST(ExpressionMiscTest, TypecastAndTranspose) {
         return v * 2 + v * v;
       },
       1e-5));
+  // Half tensors compute in float and round per operator.
+  TensorContainer<cpu, 2, half_t> ha(Shape2(6, 11)), hb(Shape2(6, 11));
+  ha = expr::tcast<half_t>(a * 0.01f);
+  hb = ha * ha + ha - half_t(0.5f);
+  hb += F<op::relu>(ha);
+  EXPECT_TRUE(test::AllNear(
+      hb,
+      [&](index_t y, index_t x) {
+        const float v = float(ha[y][x]);
+        float r = float(half_t(float(half_t(v * v)) + v));
+        r = float(half_t(r - 0.5f));
+        return double(float(half_t(r + (v > 0 ? v : 0.0f))));
+      },
+      0));
   // Half storage round trip through tcast.
   TensorContainer<cpu, 2, half_t> h(Shape2(6, 11));
   h = expr::tcast<half_t>(a);
