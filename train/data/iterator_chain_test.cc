@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "param/param.h"
 #include "train/config.h"
 #include "train/data/data_error.h"
 #include "train/data/data_test_util.h"
@@ -47,6 +48,20 @@ TEST(IteratorRegistryTest, ListsEveryBuiltInType) {
         "shuffle", "seed", "input_shape", "rand_crop", "rand_mirror", "mirror",
         "divideby", "scale", "mean_value", "index_offset", "silent"}) {
     EXPECT_THAT(keys, ::testing::Contains(key));
+  }
+}
+
+TEST(IteratorRegistryTest, EveryParamStructIsRegistered) {
+  const std::vector<std::string> structs = ListParamStructs();
+  for (const char* name :
+       {"AugmentIteratorParam", "BatchIteratorParam", "BinaryIteratorParam",
+        "CsvIteratorParam", "MnistIteratorParam", "ThreadBufferParam"}) {
+    EXPECT_THAT(structs, ::testing::Contains(name));
+  }
+  for (const std::string& type : ListIteratorTypes()) {
+    for (const std::string& name : GetIteratorTypeInfo(type).param_structs) {
+      EXPECT_THAT(structs, ::testing::Contains(name)) << type;
+    }
   }
 }
 
