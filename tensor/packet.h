@@ -202,6 +202,32 @@ UMBRA_PACKET_BINARY(threshold, LessAsOne(a, b))
 #undef UMBRA_PACKET_UNARY
 #undef UMBRA_PACKET_BINARY
 
+#if defined(__AVX2__) && defined(__FMA__)
+// exp, sigmoid and (float) tanh have AVX2 packets (a polynomial exp within 2
+// ulp of std::exp); the scalar tail of a row uses std::exp, so an element's
+// result depends on its position in the row, never on the thread count.
+template <typename DType>
+struct PacketOp<op::exp, DType, kAVX2> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, kAVX2> P;
+  UMBRA_CINLINE static P Map(const P& a) { return Exp(a); }
+};
+template <typename DType>
+struct PacketOp<op::sigmoid, DType, kAVX2> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, kAVX2> P;
+  UMBRA_CINLINE static P Map(const P& a) {
+    return P::Fill(DType(1)) / (P::Fill(DType(1)) + Exp(Negate(a)));
+  }
+};
+template <>
+struct PacketOp<op::tanh, float, kAVX2> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<float, kAVX2> P;
+  UMBRA_CINLINE static P Map(const P& a) { return Tanh(a); }
+};
+#endif
+
 // Saver<SV, DType, Arch>::Save(dst, src): *dst <SV> src for a packet.
 template <typename SV, typename DType, PacketArch Arch>
 struct Saver {

@@ -111,6 +111,121 @@ UMBRA_AVX2_OPS(float, PacketAVX2Float, ps)
 UMBRA_AVX2_OPS(double, PacketAVX2Double, pd)
 #undef UMBRA_AVX2_OPS
 
+// e^a within 2 ulp of std::exp for normal results (Cody-Waite reduction
+// a = n ln2 + r, |r| <= ln2 / 2, then a polynomial for e^r); overflows to
+// +inf, underflows through the subnormals to +0, keeps NaN. 2^n is applied
+// as two halves so that n = 128 (float) / 1024 (double) and subnormal
+// results are exact scalings.
+UMBRA_CINLINE PacketAVX2Float Exp(PacketAVX2Float a) {
+  const __m256 x = _mm256_max_ps(_mm256_set1_ps(-104.0f),
+                                 _mm256_min_ps(_mm256_set1_ps(88.8f), a.data_));
+  const __m256 n =
+      _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  const __m256 n1 = _mm256_floor_ps(_mm256_mul_ps(n, _mm256_set1_ps(0.5f)));
+  const __m256 n2 = _mm256_sub_ps(n, n1);
+  auto pow2 = [](__m256 k) {
+    const __m256i e =
+        _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
+  };
+  __m256 out = _mm256_mul_ps(_mm256_mul_ps(p, pow2(n1)), pow2(n2));
+  // Below the clamp the result is +0 (NaN compares false and stays NaN).
+  const __m256 tiny =
+      _mm256_cmp_ps(a.data_, _mm256_set1_ps(-104.0f), _CMP_LT_OQ);
+  out = _mm256_andnot_ps(tiny, out);
+  return PacketAVX2Float(out);
+}
+
+// tanh(a) for floats within a few ulp of std::tanh: an odd polynomial for
+// |a| < 0.625, 1 - 2 / (e^{2|a|} + 1) with the sign of a above; keeps NaN.
+UMBRA_CINLINE PacketAVX2Float Tanh(PacketAVX2Float a);
+
+UMBRA_CINLINE PacketAVX2Double Exp(PacketAVX2Double a) {
+  const __m256d x = _mm256_max_pd(
+      _mm256_set1_pd(-746.0), _mm256_min_pd(_mm256_set1_pd(710.0), a.data_));
+  const __m256d n =
+      _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256d r =
+      _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
+  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+  // Taylor series of e^r to degree 13 (remainder < 1e-17 relative).
+  static const double kInvFactorial[14] = {1.0,
+                                           1.0,
+                                           1.0 / 2,
+                                           1.0 / 6,
+                                           1.0 / 24,
+                                           1.0 / 120,
+                                           1.0 / 720,
+                                           1.0 / 5040,
+                                           1.0 / 40320,
+                                           1.0 / 362880,
+                                           1.0 / 3628800,
+                                           1.0 / 39916800,
+                                           1.0 / 479001600,
+                                           1.0 / 6227020800.0};
+  __m256d p = _mm256_set1_pd(kInvFactorial[13]);
+  for (int k = 12; k >= 0; --k) {
+    p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInvFactorial[k]));
+  }
+  const __m256d n1 = _mm256_floor_pd(_mm256_mul_pd(n, _mm256_set1_pd(0.5)));
+  const __m256d n2 = _mm256_sub_pd(n, n1);
+  auto pow2 = [](__m256d k) {
+    // k + 1.5 * 2^52 holds the integer k in its low mantissa bits.
+    const __m256d magic = _mm256_set1_pd(6755399441055744.0);
+    const __m256i bits =
+        _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(k, magic)),
+                         _mm256_castpd_si256(magic));
+    const __m256i e = _mm256_add_epi64(bits, _mm256_set1_epi64x(1023));
+    return _mm256_castsi256_pd(_mm256_slli_epi64(e, 52));
+  };
+  __m256d out = _mm256_mul_pd(_mm256_mul_pd(p, pow2(n1)), pow2(n2));
+  const __m256d tiny =
+      _mm256_cmp_pd(a.data_, _mm256_set1_pd(-746.0), _CMP_LT_OQ);
+  out = _mm256_andnot_pd(tiny, out);
+  return PacketAVX2Double(out);
+}
+
+UMBRA_CINLINE PacketAVX2Float Tanh(PacketAVX2Float a) {
+  const __m256 sign_mask = _mm256_set1_ps(-0.0f);
+  const __m256 x = a.data_;
+  const __m256 ax = _mm256_andnot_ps(sign_mask, x);
+  // Small |a|: a + a^3 P(a^2).
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
+  __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
+  // tanh is odd: carry the sign of a (so that tanh(-0) is -0).
+  small = _mm256_or_ps(_mm256_andnot_ps(sign_mask, small),
+                       _mm256_and_ps(sign_mask, x));
+  // Large |a|: 1 - 2 / (e^{2|a|} + 1), then the sign of a.
+  const __m256 e = Exp(PacketAVX2Float(_mm256_add_ps(ax, ax))).data_;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  __m256 large = _mm256_sub_ps(
+      one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, one)));
+  large = _mm256_or_ps(large, _mm256_and_ps(sign_mask, x));
+  const __m256 use_small =
+      _mm256_cmp_ps(ax, _mm256_set1_ps(0.625f), _CMP_LT_OQ);
+  __m256 out = _mm256_blendv_ps(large, small, use_small);
+  // NaN: both branches may lose it; restore.
+  const __m256 is_nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  return PacketAVX2Float(_mm256_blendv_ps(out, x, is_nan));
+}
+
 }  // namespace packet
 }  // namespace umbra
 
