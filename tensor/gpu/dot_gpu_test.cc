@@ -75,8 +75,8 @@ TYPED_TEST(DotGpuTest, GemvAndGer) {
   auto x = this->rng_.template Tensor<1, D>(Shape1(37));
   auto w = this->rng_.template Tensor<2, D>(Shape2(37, 19));
   auto wt = this->rng_.template Tensor<2, D>(Shape2(19, 37));
-  auto gx = ToGpu(x.view()), gw = ToGpu(w.view(), true),
-       gwt = ToGpu(wt.view(), true);
+  auto gx = ToGpu(x.view());
+  auto gw = ToGpu(w.view(), true), gwt = ToGpu(wt.view(), true);
   TensorContainer<cpu, 1, D> y(Shape1(19), D(1));
   TensorContainer<gpu, 1, D> gy(Shape1(19), D(1));
   y += dot(x.view(), w.view());

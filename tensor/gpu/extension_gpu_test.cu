@@ -1,0 +1,150 @@
+// GPU twins of the tensor/extension tests: the reductions to 1-D (through
+// extension_gpu.h, from tensors and from expressions) and a set of chainers
+// evaluated by the generic kernel, compared with the CPU on the same fresh
+// random input.
+#include "gtest/gtest.h"
+#include "tensor/extension/extension.h"
+#include "tensor/gpu/extension_gpu.h"
+#include "tensor/gpu/gpu_test_util.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace {
+
+using namespace expr;  // NOLINT: the extension's functions
+using gpu_test::GpuNear;
+using gpu_test::ToGpu;
+
+template <typename DType>
+class ExtensionGpuTest : public gpu_test::GpuTest {
+ protected:
+  static double Tol() { return sizeof(DType) == 4 ? 1e-4 : 1e-12; }
+};
+typedef ::testing::Types<float, double> RealTypes;
+TYPED_TEST_SUITE(ExtensionGpuTest, RealTypes);
+
+TYPED_TEST(ExtensionGpuTest, SumAllExceptEveryDimOfAnExpression) {
+  typedef TypeParam D;
+  const Shape<4> s = Shape4(3, 5, 7, 33);
+  auto a = this->rng_.template Tensor<4, D>(s);
+  auto b = this->rng_.template Tensor<4, D>(s);
+  auto ga = ToGpu(a.view()), gb = ToGpu(b.view(), true);
+  for (int keep = 0; keep < 4; ++keep) {
+    TensorContainer<cpu, 1, D> want(Shape1(s[keep]), D(1));
+    TensorContainer<gpu, 1, D> got(Shape1(s[keep]), D(1));
+    switch (keep) {
+      case 0:
+        want += sumall_except_dim<0>(a * b) * D(0.5);
+        got += sumall_except_dim<0>(ga * gb) * D(0.5);
+        break;
+      case 1:
+        want += sumall_except_dim<1>(a * b) * D(0.5);
+        got += sumall_except_dim<1>(ga * gb) * D(0.5);
+        break;
+      case 2:
+        want += sumall_except_dim<2>(a * b) * D(0.5);
+        got += sumall_except_dim<2>(ga * gb) * D(0.5);
+        break;
+      case 3:
+        want += sumall_except_dim<3>(a * b) * D(0.5);
+        got += sumall_except_dim<3>(ga * gb) * D(0.5);
+        break;
+    }
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol())) << keep;
+  }
+}
+
+TYPED_TEST(ExtensionGpuTest, ReductionsOfTensors) {
+  typedef TypeParam D;
+  auto m = this->rng_.template Tensor<2, D>(Shape2(701, 131));
+  auto gm = ToGpu(m.view(), true);
+  TensorContainer<cpu, 1, D> want(Shape1(131));
+  TensorContainer<gpu, 1, D> got(Shape1(131));
+  want = sum_rows(m);
+  got = sum_rows(gm);
+  EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
+
+  auto t = this->rng_.template Tensor<4, D>(Shape4(9, 13, 23, 37));
+  auto gt = ToGpu(t.view());
+  TensorContainer<cpu, 1, D> mx(Shape1(13));
+  TensorContainer<gpu, 1, D> gmx(Shape1(13));
+  mx = reduce_except_dim<red::maximum, 1>(t);
+  gmx = reduce_except_dim<red::maximum, 1>(gt);
+  EXPECT_TRUE(GpuNear(gmx.view(), mx.view(), 0.0));
+  TensorContainer<cpu, 1, D> mn(Shape1(37));
+  TensorContainer<gpu, 1, D> gmn(Shape1(37));
+  mn = reduce_except_dim<red::minimum, 3>(t);
+  gmn = reduce_except_dim<red::minimum, 3>(gt);
+  EXPECT_TRUE(GpuNear(gmn.view(), mn.view(), 0.0));
+}
+
+TYPED_TEST(ExtensionGpuTest, ChainersThroughTheGenericKernel) {
+  typedef TypeParam D;
+  const Shape<4> s = Shape4(3, 5, 9, 11);
+  auto x = this->rng_.template Tensor<4, D>(s);
+  auto bias = this->rng_.template Tensor<1, D>(Shape1(5));
+  auto gx = ToGpu(x.view());
+  auto gbias = ToGpu(bias.view());
+  {
+    TensorContainer<cpu, 4, D> want(s);
+    TensorContainer<gpu, 4, D> got(s);
+    want = x * D(2) + broadcast<1>(bias * D(3), s);
+    got = gx * D(2) + broadcast<1>(gbias * D(3), s);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
+  }
+  {
+    TensorContainer<cpu, 3, D> want(Shape3(3, 9, 11));
+    TensorContainer<gpu, 3, D> got(Shape3(3, 9, 11));
+    want = reduce_with_axis<red::maximum, false>(x, 1);
+    got = reduce_with_axis<red::maximum, false>(gx, 1);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
+    want = reduce_with_axis<red::sum, false>(x * x, 3);
+    got = reduce_with_axis<red::sum, false>(gx * gx, 3);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
+  }
+  {
+    TensorContainer<cpu, 4, D> want(Shape4(3, 9, 5, 11));
+    TensorContainer<gpu, 4, D> got(Shape4(3, 9, 5, 11));
+    want = swapaxis<1, 2>(x);
+    got = swapaxis<1, 2>(gx);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
+  }
+  {
+    auto pooled_shape = pool<red::maximum>(x, 3, 3, 2, 2).shape_;
+    TensorContainer<cpu, 4, D> want(pooled_shape);
+    TensorContainer<gpu, 4, D> got(pooled_shape);
+    want = pool<red::maximum>(x, 3, 3, 2, 2);
+    got = pool<red::maximum>(gx, 3, 3, 2, 2);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
+  }
+  {
+    auto col_shape = unpack_patch2col(x, 3, 3, 1, 1).shape_;
+    TensorContainer<cpu, 2, D> want(col_shape);
+    TensorContainer<gpu, 2, D> got(col_shape);
+    want = unpack_patch2col(x, 3, 3, 1, 1);
+    got = unpack_patch2col(gx, 3, 3, 1, 1);
+    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
+  }
+}
+
+TYPED_TEST(ExtensionGpuTest, SoftmaxMatchesTheCpuExtension) {
+  typedef TypeParam D;
+  auto energy = this->rng_.template Tensor<2, D>(Shape2(33, 517), -10, 10);
+  auto genergy = ToGpu(energy.view());
+  TensorContainer<cpu, 2, D> want(energy.shape_);
+  TensorContainer<gpu, 2, D> got(energy.shape_);
+  Softmax(want.view(), energy.view());
+  Softmax(got.view(), genergy.view());
+  EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
+  TensorContainer<cpu, 1, D> label(Shape1(33));
+  for (index_t y = 0; y < 33; ++y) label[y] = D((y * 7) % 517);
+  auto glabel = ToGpu(label.view());
+  TensorContainer<cpu, 2, D> grad(energy.shape_);
+  TensorContainer<gpu, 2, D> ggrad(energy.shape_);
+  SoftmaxGrad(grad.view(), want.view(), label.view());
+  SoftmaxGrad(ggrad.view(), got.view(), glabel.view());
+  EXPECT_TRUE(GpuNear(ggrad.view(), grad.view(), this->Tol()));
+}
+
+}  // namespace
+}  // namespace umbra
