@@ -195,8 +195,10 @@ Stream<gpu>* NewStream<gpu>(bool create_blas_handle, bool create_dnn_handle,
                             int dev_id) {
   const int device = dev_id >= 0 ? dev_id : GpuCurrentDevice();
   gpu_detail::DeviceGuard guard(device);
+  // A blocking stream: it orders with the legacy default stream, on which
+  // tensors without a stream run, so mixing the two never races.
   cudaStream_t raw = nullptr;
-  UMBRA_CUDA_CHECK(cudaStreamCreateWithFlags(&raw, cudaStreamNonBlocking),
+  UMBRA_CUDA_CHECK(cudaStreamCreateWithFlags(&raw, cudaStreamDefault),
                    detail::StrCat("NewStream<gpu> on device ", device));
   Stream<gpu>* stream = new Stream<gpu>();
   stream->stream_ = raw;

@@ -88,7 +88,10 @@ struct Stream<gpu> {
 Stream<gpu>* DefaultStream();
 
 // A new stream on the current device (or on dev_id when >= 0), with its
-// cuBLAS / cuDNN handles created now when asked (else on first use).
+// cuBLAS / cuDNN handles created now when asked (else on first use). It is
+// a blocking stream: work on it is ordered after earlier work on the default
+// stream and before later work there (so tensors with and without a stream
+// can be mixed), and runs concurrently with other streams.
 template <typename Device>
 Stream<Device>* NewStream(bool create_blas_handle = true,
                           bool create_dnn_handle = false, int dev_id = -1);

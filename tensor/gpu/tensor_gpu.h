@@ -7,7 +7,9 @@
 // memory and copies, scalar fills and tensor copies with any saver, dot and
 // batch_dot (cuBLAS), Random<gpu> (cuRAND), the reductions and softmax of
 // reduce_gpu.h, and the entry points of ops_gpu.h; other expressions are a
-// compile-time error that says to move them into a .cu file.
+// compile-time error that says to move them into a .cu file. For the
+// extension's sumall_except_dim / sum_rows / reduce_except_dim on gpu
+// tensors, also include tensor/gpu/extension_gpu.h.
 //
 // Example (update.cu, compiled by nvcc through umbra_cuda_library):
 //   #include "tensor/tensor.h"
