@@ -1,0 +1,174 @@
+#include "train/checkpoint.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+
+namespace umbra {
+namespace train {
+
+uint64_t Fnv1a64(absl::string_view bytes) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint) {
+  CheckpointFile file;
+  file.set_magic(std::string(kCheckpointMagic));
+  file.set_format_version(kCheckpointFormatVersion);
+  if (!checkpoint.SerializeToString(file.mutable_payload())) {
+    throw CheckpointError(
+        absl::StrCat("cannot serialize the checkpoint for '", path, "'"));
+  }
+  file.set_checksum(Fnv1a64(file.payload()));
+  std::string bytes;
+  file.SerializeToString(&bytes);
+
+  const std::string temp = absl::StrCat(path, ".tmp-", getpid());
+  FILE* out = std::fopen(temp.c_str(), "wb");
+  if (out == nullptr) {
+    throw CheckpointError(absl::StrCat("cannot write checkpoint '", temp,
+                                       "': ", std::strerror(errno)));
+  }
+  const bool written =
+      std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size() &&
+      std::fflush(out) == 0 && fsync(fileno(out)) == 0;
+  const int write_errno = errno;
+  const bool closed = std::fclose(out) == 0;
+  if (!written || !closed) {
+    std::remove(temp.c_str());
+    throw CheckpointError(absl::StrCat("cannot write checkpoint '", temp,
+                                       "': ", std::strerror(write_errno)));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(temp.c_str());
+    throw CheckpointError(absl::StrCat("cannot rename '", temp, "' to '", path,
+                                       "': ", std::strerror(rename_errno)));
+  }
+}
+
+Checkpoint ReadCheckpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw CheckpointError(absl::StrCat("cannot open checkpoint '", path,
+                                       "': ", std::strerror(errno)));
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  const std::string prefix =
+      absl::StrCat("checkpoint '", path, "' (", bytes.size(), " bytes): ");
+  CheckpointFile file;
+  if (bytes.empty()) {
+    throw CheckpointError(prefix + "the file is empty");
+  }
+  if (!file.ParseFromString(bytes) || file.magic() != kCheckpointMagic) {
+    if (file.magic() == kCheckpointMagic || !file.payload().empty()) {
+      throw CheckpointError(prefix +
+                            "the file is truncated or corrupted (it does not "
+                            "parse as a checkpoint)");
+    }
+    throw CheckpointError(prefix + "not an umbra checkpoint");
+  }
+  if (file.format_version() != kCheckpointFormatVersion) {
+    throw CheckpointError(absl::StrCat(
+        prefix, "format version ", file.format_version(),
+        "; this trainer reads version ", kCheckpointFormatVersion));
+  }
+  if (file.checksum() == 0 && file.payload().empty()) {
+    throw CheckpointError(prefix + "the file is truncated (no payload)");
+  }
+  const uint64_t checksum = Fnv1a64(file.payload());
+  if (checksum != file.checksum()) {
+    throw CheckpointError(absl::StrFormat(
+        "%sthe checksum does not match (stored %016x, computed %016x): the "
+        "file is truncated or corrupted",
+        prefix, file.checksum(), checksum));
+  }
+  Checkpoint checkpoint;
+  if (!checkpoint.ParseFromString(file.payload())) {
+    throw CheckpointError(prefix + "the payload does not parse");
+  }
+  return checkpoint;
+}
+
+void MakeDirectories(const std::string& dir) {
+  for (size_t i = 1; i <= dir.size(); ++i) {
+    if (i < dir.size() && dir[i] != '/') continue;
+    const std::string prefix = dir.substr(0, i);
+    if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw CheckpointError(absl::StrCat("cannot create directory '", prefix,
+                                         "': ", std::strerror(errno)));
+    }
+  }
+}
+
+std::string CheckpointPath(const std::string& dir, int round) {
+  return absl::StrFormat("%s/%04d.model", dir, round);
+}
+
+std::optional<std::string> NewestCheckpoint(const std::string& dir) {
+  DIR* handle = opendir(dir.c_str());
+  if (handle == nullptr) return std::nullopt;
+  int best = -1;
+  std::string best_name;
+  while (dirent* entry = readdir(handle)) {
+    absl::string_view name = entry->d_name;
+    if (!absl::ConsumeSuffix(&name, ".model")) continue;
+    int round = 0;
+    if (name.empty() || !absl::SimpleAtoi(name, &round) || round < 0) continue;
+    if (round > best) {
+      best = round;
+      best_name = entry->d_name;
+    }
+  }
+  closedir(handle);
+  if (best < 0) return std::nullopt;
+  return absl::StrCat(dir, "/", best_name);
+}
+
+TensorProto MakeTensorProto(const std::string& name,
+                            const std::vector<int64_t>& shape,
+                            const float* values, size_t count) {
+  TensorProto proto;
+  proto.set_name(name);
+  for (int64_t d : shape) proto.add_shape(d);
+  proto.set_dtype("float32");
+  proto.set_data(std::string(reinterpret_cast<const char*>(values),
+                             count * sizeof(float)));
+  return proto;
+}
+
+void ReadTensorProto(const TensorProto& proto, float* out, size_t count,
+                     const std::string& what) {
+  if (proto.dtype() != "float32") {
+    throw CheckpointError(absl::StrCat(what, " has dtype '", proto.dtype(),
+                                       "'; expected float32"));
+  }
+  if (proto.data().size() != count * sizeof(float)) {
+    throw CheckpointError(
+        absl::StrCat(what, " has ", proto.data().size(), " bytes; expected ",
+                     count * sizeof(float), " (", count, " floats)"));
+  }
+  std::memcpy(out, proto.data().data(), proto.data().size());
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,55 @@
+#include "train/device.h"
+
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "tensor/threads.h"
+
+namespace umbra {
+namespace train {
+
+DeviceChoice ParseDevice(absl::string_view text) {
+  DeviceChoice device;
+  if (text == "cpu") return device;
+  if (text == "gpu") {
+    device.kind = DeviceChoice::kGpu;
+    return device;
+  }
+  int ordinal = 0;
+  if (absl::StartsWith(text, "gpu:") &&
+      absl::SimpleAtoi(text.substr(4), &ordinal) && ordinal >= 0) {
+    device.kind = DeviceChoice::kGpu;
+    device.ordinal = ordinal;
+    return device;
+  }
+  throw DeviceError(
+      absl::StrCat("dev = ", text, ": expected cpu, gpu or gpu:N (N >= 0)"));
+}
+
+bool BuiltWithCuda() {
+#ifdef UMBRA_TRAIN_CUDA_BUILD
+  return true;
+#else
+  return false;
+#endif
+}
+
+void SetUpDevice(const DeviceChoice& device, int nthread) {
+  if (device.kind == DeviceChoice::kGpu) {
+    if (!BuiltWithCuda()) {
+      throw DeviceError(
+          "dev = gpu: this trainer was built without CUDA; rebuild and run "
+          "it with `bazel run -c opt --config=cuda //train -- CONFIG "
+          "[key=value ...]`, or set dev = cpu");
+    }
+    throw DeviceError(
+        "dev = gpu: the layers have no GPU implementations registered yet "
+        "in this build; set dev = cpu");
+  }
+  SetNumThreads(nthread);
+}
+
+}  // namespace train
+}  // namespace umbra

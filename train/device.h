@@ -1,0 +1,49 @@
+// The device a config asks for (`dev = cpu`, `dev = gpu`, `dev = gpu:2`)
+// and its set-up: the CPU thread count, or the message that says how to get
+// a GPU build.
+//
+// Example:
+//
+//   DeviceChoice device = ParseDevice("gpu:1");  // kind kGpu, ordinal 1
+//   SetUpDevice(device, /*nthread=*/4);          // throws DeviceError
+#ifndef UMBRA_TRAIN_DEVICE_H_
+#define UMBRA_TRAIN_DEVICE_H_
+
+#include <stdexcept>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace umbra {
+namespace train {
+
+// A device that cannot be used, with what to do instead.
+class DeviceError : public std::runtime_error {
+ public:
+  explicit DeviceError(const std::string& message)
+      : std::runtime_error(message) {}
+};
+
+struct DeviceChoice {
+  enum Kind { kCpu, kGpu };
+  Kind kind = kCpu;
+  // The GPU's ordinal (gpu:N); 0 for the cpu and plain `gpu`.
+  int ordinal = 0;
+};
+
+// Reads `cpu`, `gpu` or `gpu:N`. Throws DeviceError for anything else.
+DeviceChoice ParseDevice(absl::string_view text);
+
+// Whether this binary was built with --config=cuda.
+bool BuiltWithCuda();
+
+// Prepares the device: the CPU thread count (`nthread`, 0: one per core).
+// A GPU in a build without CUDA is a DeviceError that says to rebuild with
+// `bazel run --config=cuda //train -- ...`; in a CUDA build it says that
+// the layers have no GPU implementations yet.
+void SetUpDevice(const DeviceChoice& device, int nthread);
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_DEVICE_H_

@@ -1,0 +1,56 @@
+// Moves a Network's weights and an updater's state into a Checkpoint
+// message and back, refusing a checkpoint of another net with a message
+// that names the first difference.
+//
+// Example:
+//
+//   Checkpoint checkpoint;
+//   SaveNetWeights(&net, &checkpoint);
+//   SaveUpdater(*updater, &checkpoint);
+//   ...
+//   LoadNetWeights(checkpoint, path, &net);      // exact: resume, pred
+//   LoadUpdater(checkpoint, path, updater.get());
+//   LoadWeightsByName(checkpoint, path, &net);   // finetune
+#ifndef UMBRA_TRAIN_NET_CHECKPOINT_H_
+#define UMBRA_TRAIN_NET_CHECKPOINT_H_
+
+#include <string>
+#include <vector>
+
+#include "tensor/tensor.h"
+#include "train/checkpoint.h"
+#include "train/network.h"
+#include "train/optim/updater.h"
+
+namespace umbra {
+namespace train {
+
+// Adds the net's layers (name, type) and every weight to `checkpoint`.
+void SaveNetWeights(Network* net, Checkpoint* checkpoint);
+
+// Loads every weight of `net` from `checkpoint` (read from `path`), which
+// must come from the same net: the same layers and the same weights with
+// the same shapes. Throws CheckpointError otherwise; `net` may then be
+// partly loaded.
+void LoadNetWeights(const Checkpoint& checkpoint, const std::string& path,
+                    Network* net);
+
+// Loads the weights whose names ("<layer>.<tag>") the checkpoint has, for
+// finetuning; returns their names. A weight of the same name and another
+// shape is a CheckpointError (rename the layer to train it afresh).
+std::vector<std::string> LoadWeightsByName(const Checkpoint& checkpoint,
+                                           const std::string& path,
+                                           Network* net);
+
+// The updater's type, progress and state tensors.
+void SaveUpdater(const optim::Updater<cpu, float>& updater,
+                 Checkpoint* checkpoint);
+// Restores them into an updater holding the same weights. Throws
+// CheckpointError.
+void LoadUpdater(const Checkpoint& checkpoint, const std::string& path,
+                 optim::Updater<cpu, float>* updater);
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_NET_CHECKPOINT_H_

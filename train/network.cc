@@ -1,0 +1,325 @@
+#include "train/network.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "layers/layer_error.h"
+#include "layers/layer_registry.h"
+
+namespace umbra {
+namespace train {
+
+struct Network::OwnedNode {
+  TensorContainer<cpu, 4, float> data{false};
+  TensorContainer<cpu, 4, float> grad{false};
+  NodeType node;
+};
+
+namespace {
+
+// The config line a layer's error is about: the last setting whose key the
+// message quotes, else the layer line.
+const ConfigEntry& LocateLayerError(const std::string& message,
+                                    const std::vector<ConfigEntry>& settings,
+                                    const LayerDeclaration& layer) {
+  for (auto it = settings.rbegin(); it != settings.rend(); ++it) {
+    std::string key = it->key;
+    const size_t colon = key.find(':');
+    if (absl::StrContains(message, absl::StrCat("'", key, "'")) ||
+        (colon != std::string::npos &&
+         absl::StrContains(message,
+                           absl::StrCat("'", key.substr(colon + 1), "'")))) {
+      return *it;
+    }
+  }
+  return layer.declaration;
+}
+
+ConfigError LayerConfigError(const LayerDeclaration& layer,
+                             const std::string& detail) {
+  return ConfigError(layer.declaration.location, layer.declaration.key,
+                     absl::StrCat(layer.Describe(), ": ", detail));
+}
+
+// How messages name a node: layer[+1] nodes by the layer that writes them.
+std::string NodeLabel(const NetConfig& net, int node) {
+  const NodeInfo& info = net.nodes[node];
+  if (!info.name.empty() && info.name[0] == '!' && info.producer >= 0) {
+    return absl::StrCat("the output of ", net.layers[info.producer].Describe());
+  }
+  return absl::StrCat("node '", info.name, "'");
+}
+
+bool AllFinite(const Tensor<cpu, 4, float>& t) {
+  const size_t n = t.shape_.Size();
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(t.dptr_[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ShapeText(const Shape<4>& shape) {
+  return absl::StrFormat("(%d,%d,%d,%d)", shape[0], shape[1], shape[2],
+                         shape[3]);
+}
+
+Network::Network(const TrainConfig& config, const ConfigSchema& schema,
+                 const Shape<4>& input_shape)
+    : config_(config.net) {
+  const NetConfig& net = config_;
+  if (net.layers.empty()) {
+    SourceLocation where;
+    if (!config.globals.empty()) where = config.globals.front().location;
+    throw ConfigError(where, "netconfig",
+                      "the config describes no network: add a `netconfig = "
+                      "start` ... `netconfig = end` block with layers");
+  }
+  const size_t num_nodes = net.nodes.size();
+  std::vector<bool> known(num_nodes, false);
+  // Whether a layer wrote the node (its gradient then matters).
+  std::vector<bool> written(num_nodes, false);
+  // Per node: the layer that read its current value, or -1.
+  std::vector<int> reader(num_nodes, -1);
+  // Per node: the layer that wrote it other than in place, or -1.
+  std::vector<int> writer(num_nodes, -1);
+  shapes_.assign(num_nodes, Shape4(0, 0, 0, 0));
+  shapes_[kInputNode] = input_shape;
+  known[kInputNode] = true;
+
+  for (const LayerDeclaration& layer : net.layers) {
+    if (layer.type == "share" || layer.shared_with >= 0) {
+      throw LayerConfigError(layer,
+                             "weight sharing (share[...]) is not supported "
+                             "by the trainer yet");
+    }
+    std::vector<Shape<4>> in_shapes;
+    bool prop_grad = false;
+    for (int node : layer.inputs) {
+      if (node != kInputNode && net.nodes[node].producer < 0) {
+        throw LayerConfigError(
+            layer, absl::StrCat("reads extra input node '", net.NodeName(node),
+                                "'; the trainer feeds only node 'in'"));
+      }
+      if (!known[node]) {
+        throw LayerConfigError(layer,
+                               absl::StrCat("reads ", NodeLabel(net, node),
+                                            ", which no earlier layer writes"));
+      }
+      if (reader[node] >= 0) {
+        throw LayerConfigError(
+            layer,
+            absl::StrCat("reads ", NodeLabel(net, node), ", which ",
+                         net.layers[reader[node]].Describe(),
+                         " reads too; their gradients would overwrite each "
+                         "other: give the node to a split layer "
+                         "(layer[a->b,c] = split) and read b and c"));
+      }
+      reader[node] = layer.index;
+      in_shapes.push_back(shapes_[node]);
+      prop_grad = prop_grad || written[node];
+    }
+    const std::vector<ConfigEntry> settings =
+        LayerSettings(config, layer, schema);
+    std::unique_ptr<LayerType> created;
+    std::vector<Shape<4>> out_shapes;
+    try {
+      created = layers::CreateLayer<cpu, float>(layer.type, layer.name,
+                                                ToParamKwargs(settings));
+    } catch (const layers::LayerError& e) {
+      const ConfigEntry& at = LocateLayerError(e.what(), settings, layer);
+      throw ConfigError(at.location, at.key, e.what());
+    }
+    try {
+      out_shapes = created->InferShapes(in_shapes, layer.outputs.size());
+    } catch (const layers::LayerError& e) {
+      throw ConfigError(layer.declaration.location, layer.declaration.key,
+                        e.what());
+    }
+    for (size_t j = 0; j < layer.outputs.size(); ++j) {
+      const int node = layer.outputs[j];
+      bool in_place = false;
+      for (size_t i = 0; i < layer.inputs.size(); ++i) {
+        if (layer.inputs[i] != node) continue;
+        in_place = true;
+        if (!(out_shapes[j] == in_shapes[i])) {
+          throw LayerConfigError(
+              layer, absl::StrCat("writes ", NodeLabel(net, node),
+                                  " in place but changes its shape from ",
+                                  ShapeText(in_shapes[i]), " to ",
+                                  ShapeText(out_shapes[j]),
+                                  "; write a new node instead"));
+        }
+      }
+      if (!in_place) {
+        if (known[node]) {
+          const std::string first = writer[node] >= 0
+                                        ? net.layers[writer[node]].Describe()
+                                        : std::string("the input");
+          throw LayerConfigError(
+              layer, absl::StrCat("writes ", NodeLabel(net, node), ", which ",
+                                  first, " already writes"));
+        }
+        writer[node] = layer.index;
+      }
+      known[node] = true;
+      written[node] = true;
+      reader[node] = -1;
+      shapes_[node] = out_shapes[j];
+    }
+    prop_grad_.push_back(prop_grad);
+    layers_.push_back(std::move(created));
+  }
+
+  nodes_.assign(num_nodes, nullptr);
+  for (size_t n = 0; n < num_nodes; ++n) {
+    if (!known[n]) continue;
+    storage_.push_back(std::make_unique<OwnedNode>());
+    OwnedNode& owned = *storage_.back();
+    owned.data.Resize(shapes_[n], 0.0f);
+    owned.grad.Resize(shapes_[n], 0.0f);
+    owned.node.data = owned.data.view();
+    owned.node.grad = owned.grad.view();
+    nodes_[n] = &owned.node;
+  }
+  layers::LayerContext<cpu, float> context;
+  context.rnd = &rnd_;
+  context.labels = &labels_;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const LayerDeclaration& layer = net.layers[i];
+    std::vector<NodeType*> in, out;
+    for (int node : layer.inputs) in.push_back(nodes_[node]);
+    for (int node : layer.outputs) out.push_back(nodes_[node]);
+    try {
+      layers_[i]->Setup(in, out, context);
+    } catch (const layers::LayerError& e) {
+      throw ConfigError(layer.declaration.location, layer.declaration.key,
+                        e.what());
+    }
+  }
+}
+
+Network::~Network() = default;
+
+void Network::InitWeights(int seed) {
+  rnd_.Seed(seed);
+  for (auto& layer : layers_) layer->InitWeights(&rnd_);
+}
+
+void Network::SetLabel(const std::string& field,
+                       const Tensor<cpu, 2, float>& label) {
+  labels_.fields[field] = label;
+}
+
+void Network::Forward(bool is_train) {
+  for (auto& layer : layers_) layer->Forward(is_train);
+}
+
+void Network::Backprop() {
+  for (size_t i = layers_.size(); i-- > 0;) {
+    layers_[i]->Backprop(prop_grad_[i]);
+  }
+}
+
+std::string Network::TraceNonFinite(bool is_train) {
+  const NetConfig& net = config_;
+  if (!AllFinite(input())) return "the input batch holds a NaN or infinity";
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    layers_[i]->Forward(is_train);
+    for (int node : net.layers[i].outputs) {
+      if (!AllFinite(nodes_[node]->data)) {
+        return absl::StrCat(net.layers[i].Describe(),
+                            " is the first layer whose output holds a NaN "
+                            "or infinity (",
+                            NodeLabel(net, node), ")");
+      }
+    }
+    if (layers_[i]->is_loss() && !std::isfinite(layers_[i]->Loss())) {
+      return absl::StrCat("the loss of ", net.layers[i].Describe(),
+                          " is not finite, though its input is");
+    }
+  }
+  return "";
+}
+
+double Network::Loss() const {
+  double sum = 0.0;
+  bool any = false;
+  for (const auto& layer : layers_) {
+    if (!layer->is_loss()) continue;
+    sum += layer->Loss();
+    any = true;
+  }
+  return any ? sum : std::numeric_limits<double>::quiet_NaN();
+}
+
+bool Network::has_loss() const {
+  for (const auto& layer : layers_) {
+    if (layer->is_loss()) return true;
+  }
+  return false;
+}
+
+Tensor<cpu, 2, float> Network::Output() const {
+  return layers::AsMatrix(nodes_[config_.layers.back().outputs[0]]->data);
+}
+
+Tensor<cpu, 4, float> Network::NodeData(const std::string& name) const {
+  const int node = config_.FindNode(name);
+  if (node < 0 || nodes_[node] == nullptr) {
+    std::vector<std::string> names;
+    for (const NodeInfo& info : config_.nodes) {
+      if (!info.name.empty() && info.name[0] != '!') names.push_back(info.name);
+    }
+    throw ConfigError(
+        SourceLocation(), "extract_node_name",
+        absl::StrCat("no node named '", name,
+                     "' in the net; nodes: ", absl::StrJoin(names, ", ")));
+  }
+  return nodes_[node]->data;
+}
+
+std::vector<layers::WeightRef<cpu, float>> Network::Weights() {
+  std::vector<layers::WeightRef<cpu, float>> all;
+  for (auto& layer : layers_) {
+    for (auto& weight : layer->Weights()) all.push_back(weight);
+  }
+  return all;
+}
+
+int64_t Network::NumParameters() {
+  int64_t total = 0;
+  for (const auto& weight : Weights()) total += weight.shape.Size();
+  return total;
+}
+
+std::string Network::Summary() {
+  std::string out = absl::StrFormat("%-16s %-14s %-20s %12s\n", "layer", "type",
+                                    "output shape", "parameters");
+  out += absl::StrFormat("%-16s %-14s %-20s %12s\n", "in", "(input)",
+                         ShapeText(shapes_[kInputNode]), "");
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    int64_t count = 0;
+    for (const auto& weight : layers_[i]->Weights()) {
+      count += weight.shape.Size();
+    }
+    out += absl::StrFormat("%-16s %-14s %-20s %12d\n", config_.layers[i].name,
+                           config_.layers[i].type,
+                           ShapeText(shapes_[config_.layers[i].outputs[0]]),
+                           count);
+  }
+  out += absl::StrFormat("total parameters: %d\n", NumParameters());
+  return out;
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,120 @@
+// Network: the graph of nodes and layers a config's netconfig block
+// describes, built on the CPU in float: every layer created from its
+// settings, every node's shape inferred from the input shape and checked,
+// node memory allocated and bound, weights initialised; then forward and
+// backward passes over the whole graph.
+//
+// Example:
+//
+//   KeySchema schema = MakeTrainerSchema();
+//   Network net(config, schema, Shape4(100, 1, 28, 28));  // ConfigError
+//   std::cout << net.Summary();
+//   net.InitWeights(/*seed=*/0);
+//   Copy(net.input(), batch.data);
+//   net.SetLabel("label", batch.label);
+//   net.Forward(/*is_train=*/true);
+//   net.Backprop();                 // weight gradients accumulate (+=)
+//   Tensor<cpu, 2> scores = net.Output();
+//
+// Checks, each a ConfigError at the config line of the layer at fault: a
+// layer that reads a node nothing writes, a node written by two layers, a
+// node read by two layers (gradients would overwrite each other; use a
+// split layer), an in-place layer that changes its node's shape, a layer
+// that cannot take its input shapes (the layer's message), share[...]
+// layers and extra inputs (not supported yet). The parser already refuses
+// cycles and use before definition; they are checked again here.
+#ifndef UMBRA_TRAIN_NETWORK_H_
+#define UMBRA_TRAIN_NETWORK_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layers/layer.h"
+#include "tensor/tensor.h"
+#include "train/config.h"
+
+namespace umbra {
+namespace train {
+
+class Network {
+ public:
+  using LayerType = layers::Layer<cpu, float>;
+  using NodeType = layers::Node<cpu, float>;
+
+  // Builds the net of `config` for input batches of `input_shape`
+  // (batch, channel, height, width). Weights are declared but not
+  // initialised: call InitWeights or load them. Throws ConfigError.
+  Network(const TrainConfig& config, const ConfigSchema& schema,
+          const Shape<4>& input_shape);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+  ~Network();
+
+  // Initialises every weight from `seed` and reseeds the layers'
+  // generator with it.
+  void InitWeights(int seed);
+  // The generator layers draw from (dropout); the trainer reseeds it.
+  Random<cpu, float>& rnd() { return rnd_; }
+
+  // The input node's data: fill it before Forward.
+  Tensor<cpu, 4, float> input() const { return nodes_[kInputNode]->data; }
+  // Makes label field `field` (batch, width) visible to the loss layers
+  // for the next passes. The tensor must stay valid until then.
+  void SetLabel(const std::string& field, const Tensor<cpu, 2, float>& label);
+  // Forgets every label field (prediction).
+  void ClearLabels() { labels_.fields.clear(); }
+
+  void Forward(bool is_train);
+  // Backward through every layer, newest first; adds to the weight
+  // gradients.
+  void Backprop();
+  // Forward again layer by layer and describe the first layer whose output
+  // holds a NaN or infinity ("" when none does).
+  std::string TraceNonFinite(bool is_train);
+
+  // The sum of the loss layers' Loss(); NaN when there is no loss layer.
+  double Loss() const;
+  bool has_loss() const;
+  // The output of the last layer as (batch, outputs): the scores metrics
+  // and predictions read.
+  Tensor<cpu, 2, float> Output() const;
+  // The data of node `name` (as the config names it), or throws ConfigError
+  // listing the nodes when there is none.
+  Tensor<cpu, 4, float> NodeData(const std::string& name) const;
+
+  // Every weight of every layer, in layer order.
+  std::vector<layers::WeightRef<cpu, float>> Weights();
+  int64_t NumParameters();
+  const std::vector<std::unique_ptr<LayerType>>& layers() const {
+    return layers_;
+  }
+  const NetConfig& net_config() const { return config_; }
+  Shape<4> input_shape() const { return shapes_[kInputNode]; }
+
+  // One line per layer: name, type, output shape, parameter count; then
+  // the total.
+  std::string Summary();
+
+ private:
+  struct OwnedNode;
+
+  NetConfig config_;
+  std::vector<std::unique_ptr<LayerType>> layers_;
+  // Per layer: whether Backprop should write its inputs' gradients.
+  std::vector<bool> prop_grad_;
+  std::vector<Shape<4>> shapes_;
+  std::vector<std::unique_ptr<OwnedNode>> storage_;
+  std::vector<NodeType*> nodes_;
+  layers::LabelInfo<cpu, float> labels_;
+  Random<cpu, float> rnd_{0};
+};
+
+// "(100,1,28,28)".
+std::string ShapeText(const Shape<4>& shape);
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_NETWORK_H_

@@ -1,0 +1,57 @@
+// The types the shipped trainer knows: this test links exactly the
+// libraries //train:train links (TRAINER_DEPS in BUILD.bazel), so a type
+// added or lost (an alwayslink dropped) shows up here.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "layers/layer_registry.h"
+#include "train/data/iterator_registry.h"
+#include "train/optim/metric.h"
+#include "train/optim/updater_registry.h"
+#include "train/trainer_schema.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+TEST(RegisteredTypesTest, LayerTypes) {
+  EXPECT_EQ(layers::ListLayerTypes(),
+            (std::vector<std::string>{
+                "avg_pooling", "batch_norm",     "bias",    "ch_concat",
+                "concat",      "conv",           "dropout", "flatten",
+                "fullc",       "l2_loss",        "lp_loss", "lrn",
+                "max_pooling", "multi_logistic", "prelu",   "relu",
+                "rrelu",       "sigmoid",        "softmax", "softplus",
+                "split",       "sum_pooling",    "tanh",    "xelu"}));
+}
+
+TEST(RegisteredTypesTest, IteratorTypes) {
+  EXPECT_EQ(
+      ListIteratorTypes(),
+      (std::vector<std::string>{"binary", "csv", "mnist", "threadbuffer"}));
+}
+
+TEST(RegisteredTypesTest, UpdatersAndMetrics) {
+  EXPECT_EQ(
+      optim::ListUpdaterTypes(),
+      (std::vector<std::string>{"adam", "adamw", "nag", "rmsprop", "sgd"}));
+  EXPECT_EQ(optim::ListMetrics(),
+            (std::vector<std::string>{"error", "logloss", "rec@k", "rmse"}));
+}
+
+TEST(RegisteredTypesTest, TrainerKeysAreGlobalKeys) {
+  const KeySchema schema = MakeTrainerSchema();
+  const std::vector<std::string> keys = schema.GlobalKeys();
+  for (const char* key :
+       {"task", "dev", "nthread", "num_round", "max_round", "model_dir",
+        "save_model", "continue", "model_in", "metric", "eval_train", "eta",
+        "momentum", "lr:schedule", "beta1"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+  }
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra

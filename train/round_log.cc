@@ -1,0 +1,92 @@
+#include "train/round_log.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace umbra {
+namespace train {
+
+std::string FormatRoundLine(const RoundFigures& figures) {
+  std::string line =
+      absl::StrFormat("[%d]\telapsed:%.1fs\timages/s:%.0f", figures.round,
+                      figures.elapsed_seconds, figures.images_per_second);
+  for (const auto& metric : figures.metrics) {
+    absl::StrAppend(&line, "\t", metric.first, ":",
+                    absl::StrFormat("%g", metric.second));
+  }
+  return line;
+}
+
+void AppendMetricsCsv(const std::string& path, const RoundFigures& figures) {
+  bool fresh = true;
+  {
+    std::ifstream existing(path);
+    fresh = !existing || existing.peek() == std::ifstream::traits_type::eof();
+  }
+  std::ofstream out(path, std::ios::app);
+  if (!out) {
+    throw std::runtime_error(
+        absl::StrCat("cannot append to metrics file '", path, "'"));
+  }
+  if (fresh) {
+    out << "round,elapsed_s,images_per_s";
+    for (const auto& metric : figures.metrics) out << "," << metric.first;
+    out << "\n";
+  }
+  out << absl::StrFormat("%d,%.3f,%.1f", figures.round, figures.elapsed_seconds,
+                         figures.images_per_second);
+  for (const auto& metric : figures.metrics) {
+    out << absl::StrFormat(",%.6g", metric.second);
+  }
+  out << "\n";
+  if (!out) {
+    throw std::runtime_error(
+        absl::StrCat("cannot append to metrics file '", path, "'"));
+  }
+}
+
+ProgressBar::ProgressBar(int round, long total)
+    : enabled_(isatty(STDERR_FILENO) == 1),
+      round_(round),
+      total_(total),
+      last_(std::chrono::steady_clock::now()) {}
+
+void ProgressBar::Update(long done) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (drawn_ && done < total_ && now - last_ < std::chrono::milliseconds(200)) {
+    return;
+  }
+  last_ = now;
+  if (total_ <= 0) {
+    std::fprintf(stderr, "\r[%d] %ld batches", round_, done);
+    std::fflush(stderr);
+    drawn_ = true;
+    return;
+  }
+  if (done > total_) done = total_;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(kWidth * done / total_);
+  std::fprintf(stderr, "\r[%d] |%s%s| %ld/%ld batches", round_,
+               std::string(filled, '#').c_str(),
+               std::string(kWidth - filled, ' ').c_str(), done, total_);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::Finish() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+}  // namespace train
+}  // namespace umbra

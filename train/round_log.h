@@ -1,0 +1,69 @@
+// What the trainer prints and logs about each round: the one-line summary
+// in cxxnet's `SET-METRIC:VALUE` form, the progress bar (on a terminal
+// only), and the rows appended to `model_dir/metrics.csv`.
+//
+// Example:
+//
+//   RoundFigures figures{3, 12.5, 4821.0, {{"train-error", 0.1021},
+//                                           {"test-error", 0.1187}}};
+//   std::cout << FormatRoundLine(figures) << "\n";
+//   // [3]	elapsed:12.5s	images/s:4821	train-error:0.1021
+//   test-error:0.1187 AppendMetricsCsv("models/metrics.csv", figures);
+//
+//   ProgressBar bar(3, num_batches);   // draws on stderr if it is a tty
+//   bar.Update(batch);  ...  bar.Finish();
+#ifndef UMBRA_TRAIN_ROUND_LOG_H_
+#define UMBRA_TRAIN_ROUND_LOG_H_
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace umbra {
+namespace train {
+
+struct RoundFigures {
+  // 1-based: the number of rounds completed.
+  int round = 0;
+  // Seconds since the run started.
+  double elapsed_seconds = 0.0;
+  // Training instances per second in this round's training pass.
+  double images_per_second = 0.0;
+  // ("train-error", 0.1021), ... in print order.
+  std::vector<std::pair<std::string, double>> metrics;
+};
+
+// "[3]\telapsed:12.5s\timages/s:4821\ttrain-error:0.1021\t..." (metric
+// values with six significant digits, as cxxnet printed them).
+std::string FormatRoundLine(const RoundFigures& figures);
+
+// Appends one row to the CSV file at `path`, first writing the header
+// (round,elapsed_s,images_per_s,<metric labels>) when the file is new or
+// empty. Throws std::runtime_error when it cannot write.
+void AppendMetricsCsv(const std::string& path, const RoundFigures& figures);
+
+// A progress bar on stderr, drawn only when stderr is a terminal and at
+// most a few times a second.
+class ProgressBar {
+ public:
+  // `total` batches expected; 0 when not known (a count is shown).
+  ProgressBar(int round, long total);
+  ~ProgressBar() { Finish(); }
+  // `done` batches of `total` are finished.
+  void Update(long done);
+  // Erases the bar.
+  void Finish();
+
+ private:
+  bool enabled_;
+  bool drawn_ = false;
+  int round_;
+  long total_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_ROUND_LOG_H_

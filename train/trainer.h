@@ -1,0 +1,129 @@
+// Trainer: runs one task of a config - train, finetune, pred, extract or
+// eval - with the net (network.h), the data iterators (train/data), the
+// updater and metrics (train/optim) and checkpoints (net_checkpoint.h).
+//
+// Example:
+//
+//   TrainerInputs inputs;
+//   inputs.config = LoadTrainConfig("mnist.conf", {"num_round=2"});
+//   inputs.config_text = ...;  // saved in every checkpoint
+//   Trainer trainer(std::move(inputs), std::cout);  // checks everything
+//   trainer.Run();
+//
+// Training (task = train or finetune), round by round:
+//   - one pass over the `data = train` iterator: forward, backward, one
+//     update per batch; metrics on the training batches when eval_train;
+//   - a pass over every `eval = NAME` iterator;
+//   - one line on `out` ([round] elapsed, images/s, SET-METRIC:VALUE ...),
+//     a row appended to model_dir/metrics.csv;
+//   - every save_model rounds and after the last one, a checkpoint
+//     model_dir/NNNN.model.
+// `continue = 1` resumes from the newest checkpoint of model_dir (or from
+// model_in): weights, updater state, counters, metrics so far, and the data
+// order (the training iterator is made again and its completed passes
+// replayed, since iterators keep their shuffle state private). The layers'
+// generator is reseeded from (seed, round) at the start of every round, so
+// that resuming at a round boundary reproduces it. Training N rounds, or
+// N/2 and N/2 more after a resume, gives bit-identical weights.
+// A non-finite loss stops training with a TrainingError that names the
+// first layer whose output went non-finite.
+#ifndef UMBRA_TRAIN_TRAINER_H_
+#define UMBRA_TRAIN_TRAINER_H_
+
+#include <chrono>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "train/checkpoint.h"
+#include "train/config.h"
+#include "train/data/data_batch.h"
+#include "train/network.h"
+#include "train/optim/metric_set.h"
+#include "train/optim/updater.h"
+#include "train/round_log.h"
+#include "train/trainer_param.h"
+
+namespace umbra {
+namespace train {
+
+// Training cannot go on (a non-finite loss, a net without a loss layer).
+class TrainingError : public std::runtime_error {
+ public:
+  explicit TrainingError(const std::string& message)
+      : std::runtime_error(message) {}
+};
+
+struct TrainerInputs {
+  TrainConfig config;
+  // The config file's text and the override arguments, for checkpoints.
+  std::string config_text;
+  std::vector<std::string> overrides;
+};
+
+class Trainer {
+ public:
+  // Checks every key of the config, reads the trainer's settings, sets up
+  // the device, creates the iterators the task needs and builds the net.
+  // Prints the net summary to `out` unless silent. Throws ConfigError,
+  // DeviceError, CheckpointError, ...; nothing has run then.
+  Trainer(TrainerInputs inputs, std::ostream& out);
+  ~Trainer();
+
+  // Runs the task. Throws TrainingError, CheckpointError, DataError, ...
+  void Run();
+
+  const TrainerParam& param() const { return param_; }
+  Network& net() { return *net_; }
+
+ private:
+  struct EvalSet;
+
+  void Train();
+  void Predict();
+  void EvaluateTask();
+
+  // Loads weights (and for a resume everything else) before training;
+  // returns the first round to train.
+  int PrepareTraining();
+  // One pass over the training data; returns the instances trained on.
+  long TrainRound(int round);
+  // Passes over every eval set, adding their results to `figures`.
+  void EvaluateSets(RoundFigures* figures);
+  void SaveCheckpoint(int rounds_done);
+  // Loads the model for pred, extract and eval: model_in, else the newest
+  // checkpoint of model_dir.
+  void LoadModelForInference();
+  // Copies batch into the net's input and labels; returns its real rows.
+  index_t FeedBatch(const DataBatch& batch, bool with_labels);
+  // The first `rows` rows of the net's output.
+  Tensor<cpu, 2, float> OutputRows(index_t rows) const;
+  std::string ModelDir() const;
+
+  TrainerInputs inputs_;
+  std::ostream& out_;
+  TrainerParam param_;
+  std::unique_ptr<DataIterator> train_data_;
+  std::vector<std::unique_ptr<EvalSet>> eval_sets_;
+  std::unique_ptr<DataIterator> pred_data_;
+  std::unique_ptr<Network> net_;
+  std::unique_ptr<optim::Updater<cpu, float>> updater_;
+  optim::MetricSet train_metrics_;
+  // Passes the training iterator has started (for resume).
+  long data_passes_ = 0;
+  // Batches per training pass, once known (for the progress bar).
+  long batches_per_pass_ = 0;
+  std::vector<RoundFigures> history_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The layers' generator seed for `round`: a function of both, so that a
+// resumed run draws what an uninterrupted one would.
+int RoundSeed(int seed, int round);
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_TRAINER_H_

@@ -1,0 +1,113 @@
+// The trainer's checkpoints: what a run starts from (fresh weights, a
+// resume, a finetune) and what it saves.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "train/checkpoint.h"
+#include "train/net_checkpoint.h"
+#include "train/trainer.h"
+
+namespace umbra {
+namespace train {
+
+namespace {
+constexpr char kRngScheme[] =
+    "layers reseeded with RoundSeed(seed, round) each round; data order "
+    "replayed over data_passes";
+}  // namespace
+
+int Trainer::PrepareTraining() {
+  net_->InitWeights(param_.seed);
+  std::string resume_path;
+  if (param_.task == kTaskTrain) {
+    if (param_.continue_training) {
+      std::optional<std::string> newest = NewestCheckpoint(ModelDir());
+      if (newest) {
+        resume_path = *newest;
+      } else if (!param_.silent) {
+        out_ << "continue = 1: no checkpoint in '" << ModelDir()
+             << "'; starting at round 0\n";
+      }
+    } else if (!param_.model_in.empty()) {
+      resume_path = param_.model_in;
+    }
+  }
+  if (param_.task == kTaskFinetune) {
+    if (param_.model_in.empty()) {
+      throw TrainingError(
+          "task = finetune needs model_in = <checkpoint> to start from");
+    }
+    const Checkpoint checkpoint = ReadCheckpoint(param_.model_in);
+    const std::vector<std::string> loaded =
+        LoadWeightsByName(checkpoint, param_.model_in, net_.get());
+    if (!param_.silent) {
+      out_ << "finetune: loaded " << loaded.size() << " weights from '"
+           << param_.model_in << "': " << absl::StrJoin(loaded, ", ") << "\n";
+    }
+    return 0;
+  }
+  if (resume_path.empty()) return 0;
+
+  const Checkpoint checkpoint = ReadCheckpoint(resume_path);
+  LoadNetWeights(checkpoint, resume_path, net_.get());
+  LoadUpdater(checkpoint, resume_path, updater_.get());
+  for (const RoundMetricsProto& round : checkpoint.metrics()) {
+    RoundFigures figures;
+    figures.round = round.round();
+    for (const MetricValueProto& value : round.values()) {
+      figures.metrics.emplace_back(value.label(), value.value());
+    }
+    history_.push_back(figures);
+  }
+  if (checkpoint.rng().seed() != param_.seed && !param_.silent) {
+    out_ << "note: the checkpoint was trained with seed = "
+         << checkpoint.rng().seed() << ", this run has seed = " << param_.seed
+         << "\n";
+  }
+  // Replays the training iterator's passes so that its shuffle (and
+  // augmentation) generators stand where the saved run left them.
+  const long passes = checkpoint.rng().data_passes();
+  for (long pass = 0; pass < passes; ++pass) {
+    train_data_->BeforeFirst();
+    while (train_data_->Next()) {
+    }
+  }
+  data_passes_ = passes;
+  if (!param_.silent) {
+    out_ << "resumed from '" << resume_path << "' after round "
+         << checkpoint.round() << " (" << checkpoint.num_update()
+         << " updates)\n";
+  }
+  return checkpoint.round();
+}
+
+void Trainer::SaveCheckpoint(int rounds_done) {
+  Checkpoint checkpoint;
+  checkpoint.set_config_text(inputs_.config_text);
+  for (const std::string& arg : inputs_.overrides) {
+    checkpoint.add_overrides(arg);
+  }
+  checkpoint.set_round(rounds_done);
+  checkpoint.set_num_update(updater_->progress().num_update);
+  SaveNetWeights(net_.get(), &checkpoint);
+  SaveUpdater(*updater_, &checkpoint);
+  RngStateProto* rng = checkpoint.mutable_rng();
+  rng->set_seed(param_.seed);
+  rng->set_data_passes(data_passes_);
+  rng->set_scheme(kRngScheme);
+  for (const RoundFigures& figures : history_) {
+    RoundMetricsProto* round = checkpoint.add_metrics();
+    round->set_round(figures.round);
+    for (const auto& metric : figures.metrics) {
+      MetricValueProto* value = round->add_values();
+      value->set_label(metric.first);
+      value->set_value(metric.second);
+    }
+  }
+  WriteCheckpoint(CheckpointPath(ModelDir(), rounds_done), checkpoint);
+}
+
+}  // namespace train
+}  // namespace umbra

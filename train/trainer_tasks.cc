@@ -1,0 +1,111 @@
+// The trainer's inference tasks: pred, extract and eval.
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "train/checkpoint.h"
+#include "train/net_checkpoint.h"
+#include "train/trainer.h"
+
+namespace umbra {
+namespace train {
+
+void Trainer::LoadModelForInference() {
+  std::string path = param_.model_in;
+  if (path.empty()) {
+    std::optional<std::string> newest = NewestCheckpoint(ModelDir());
+    if (!newest) {
+      throw CheckpointError(absl::StrCat(
+          "no model to run: set model_in = <checkpoint>, or train first (no "
+          "NNNN.model in model_dir '",
+          ModelDir(), "')"));
+    }
+    path = *newest;
+  }
+  const Checkpoint checkpoint = ReadCheckpoint(path);
+  LoadNetWeights(checkpoint, path, net_.get());
+  if (!param_.silent) {
+    out_ << "loaded '" << path << "' (round " << checkpoint.round() << ")\n";
+  }
+}
+
+void Trainer::Predict() {
+  LoadModelForInference();
+  const std::string& path = inputs_.config.PredIterator()->name;
+  const std::string temp = path + ".tmp";
+  std::ofstream file(temp);
+  if (!file) {
+    throw TrainingError(
+        absl::StrCat("cannot write predictions to '", temp, "'"));
+  }
+  Tensor<cpu, 4, float> node;
+  if (param_.task == kTaskExtract) {
+    if (param_.extract_node_name.empty()) {
+      throw TrainingError(
+          "task = extract needs extract_node_name = <node> (a node of the "
+          "netconfig, e.g. the name after -> in a layer line)");
+    }
+    node = net_->NodeData(param_.extract_node_name);
+  }
+  long rows_written = 0;
+  pred_data_->BeforeFirst();
+  while (pred_data_->Next()) {
+    const index_t rows = FeedBatch(pred_data_->Value(), false);
+    net_->Forward(false);
+    if (param_.task == kTaskExtract) {
+      const size_t width = node.shape_.Size() / node.size(0);
+      for (index_t i = 0; i < rows; ++i) {
+        const float* row = node.dptr_ + i * width;
+        for (size_t j = 0; j < width; ++j) {
+          file << (j ? " " : "") << absl::StrFormat("%g", row[j]);
+        }
+        file << "\n";
+      }
+    } else {
+      const Tensor<cpu, 2, float> scores = OutputRows(rows);
+      for (index_t i = 0; i < rows; ++i) {
+        const index_t width = scores.size(1);
+        if (param_.output_prob || width == 1) {
+          for (index_t j = 0; j < width; ++j) {
+            file << (j ? " " : "") << absl::StrFormat("%g", scores[i][j]);
+          }
+        } else {
+          index_t best = 0;
+          for (index_t j = 1; j < width; ++j) {
+            if (scores[i][j] > scores[i][best]) best = j;
+          }
+          file << best;
+        }
+        file << "\n";
+      }
+    }
+    rows_written += rows;
+  }
+  file.close();
+  if (!file || std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    throw TrainingError(
+        absl::StrCat("cannot write predictions to '", path, "'"));
+  }
+  out_ << (param_.task == kTaskExtract
+               ? "extracted node '" + param_.extract_node_name + "' of "
+               : std::string("predicted "))
+       << rows_written << " instances to '" << path << "'\n";
+}
+
+void Trainer::EvaluateTask() {
+  LoadModelForInference();
+  RoundFigures figures;
+  EvaluateSets(&figures);
+  std::string line = "[eval]";
+  for (const auto& metric : figures.metrics) {
+    absl::StrAppend(&line, "\t", metric.first, ":",
+                    absl::StrFormat("%g", metric.second));
+  }
+  out_ << line << "\n";
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,125 @@
+#include "train/trainer_test_util.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "train/config.h"
+#include "train/trainer.h"
+
+namespace umbra {
+namespace train {
+namespace testing {
+
+std::string NewTestDir(const std::string& name) {
+  const char* root = std::getenv("TEST_TMPDIR");
+  const std::string dir =
+      absl::StrCat(root != nullptr ? root : "/tmp", "/", name);
+  std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
+  MakeDirectories(dir);
+  return dir;
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+void WriteBlobsCsv(const std::string& path, int rows, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> noise(0.0, 0.3);
+  std::ostringstream csv;
+  for (int i = 0; i < rows; ++i) {
+    const int label = i % 3;
+    csv << label;
+    for (int j = 0; j < 8; ++j) {
+      const double centre = (j % 3 == label) ? 1.5 : 0.0;
+      csv << "," << centre + noise(rng);
+    }
+    csv << "\n";
+  }
+  WriteText(path, csv.str());
+}
+
+std::string BlobsConfig(const std::string& dir) {
+  WriteBlobsCsv(dir + "/train.csv", 300, 1);
+  WriteBlobsCsv(dir + "/test.csv", 90, 2);
+  return absl::StrReplaceAll(R"(# synthetic blobs
+data = train
+iter = csv
+  filename = "DIR/train.csv"
+  shuffle = 1
+  silent = 1
+iter = end
+eval = test
+iter = csv
+  filename = "DIR/test.csv"
+  silent = 1
+iter = end
+netconfig = start
+layer[in->h] = fullc:fc1
+  nhidden = 16
+layer[h->h] = relu
+layer[h->d] = dropout
+  threshold = 0.2
+layer[d->out] = fullc:fc2
+  nhidden = 3
+layer[out->out] = softmax
+netconfig = end
+batch_size = 10
+num_round = 4
+seed = 3
+random_type = xavier
+eta = 0.1
+momentum = 0.9
+wd = 0.0001
+metric = error
+metric = logloss
+model_dir = "DIR/models"
+silent = 1
+)",
+                             {{"DIR", dir}});
+}
+
+std::string RunTrainer(const std::string& dir, const std::string& config_text,
+                       const std::vector<std::string>& overrides) {
+  const std::string path = dir + "/net.conf";
+  WriteText(path, config_text);
+  TrainerInputs inputs;
+  inputs.config = LoadTrainConfig(path, overrides);
+  inputs.config_text = config_text;
+  inputs.overrides = overrides;
+  std::ostringstream out;
+  Trainer trainer(std::move(inputs), out);
+  trainer.Run();
+  return out.str();
+}
+
+double LastMetric(const std::string& output, const std::string& label) {
+  double value = -1;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (line.empty() || line[0] != '[') continue;
+    for (absl::string_view field : absl::StrSplit(line, '\t')) {
+      std::pair<std::string, std::string> kv =
+          absl::StrSplit(field, absl::MaxSplits(':', 1));
+      double parsed;
+      if (kv.first == label && absl::SimpleAtod(kv.second, &parsed)) {
+        value = parsed;
+      }
+    }
+  }
+  return value;
+}
+
+}  // namespace testing
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,50 @@
+// Test helpers for the trainer: a scratch directory, a separable synthetic
+// data set written as CSV, a small config that trains on it, and a run of
+// the Trainer that returns what it printed.
+//
+// Example:
+//
+//   const std::string dir = NewTestDir("resume");
+//   WriteBlobsCsv(dir + "/train.csv", 300, /*seed=*/1);
+//   std::string out = RunTrainer(BlobsConfig(dir), {"num_round=2"});
+#ifndef UMBRA_TRAIN_TRAINER_TEST_UTIL_H_
+#define UMBRA_TRAIN_TRAINER_TEST_UTIL_H_
+
+#include <string>
+#include <vector>
+
+#include "train/checkpoint.h"
+
+namespace umbra {
+namespace train {
+namespace testing {
+
+// A new empty directory under TEST_TMPDIR (or /tmp).
+std::string NewTestDir(const std::string& name);
+
+// Writes `text` to `path`.
+void WriteText(const std::string& path, const std::string& text);
+
+// `rows` instances of 3 well-separated Gaussian blobs in 8 dimensions as
+// CSV: label, then 8 values.
+void WriteBlobsCsv(const std::string& path, int rows, unsigned seed);
+
+// A config that trains a 8-16-3 MLP with dropout on dir/train.csv
+// (shuffled), evaluates on dir/test.csv, saves to dir/models; writes both
+// CSV files.
+std::string BlobsConfig(const std::string& dir);
+
+// Writes `config_text` to a file in its directory and runs the Trainer on it
+// with `overrides`; returns what it printed. Exceptions propagate.
+std::string RunTrainer(const std::string& dir, const std::string& config_text,
+                       const std::vector<std::string>& overrides);
+
+// The last "[N]..." line of `output`'s value of `label` (e.g.
+// "test-error"), or -1.
+double LastMetric(const std::string& output, const std::string& label);
+
+}  // namespace testing
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_TRAINER_TEST_UTIL_H_
