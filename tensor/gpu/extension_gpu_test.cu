@@ -146,5 +146,75 @@ TYPED_TEST(ExtensionGpuTest, SoftmaxMatchesTheCpuExtension) {
   EXPECT_TRUE(GpuNear(ggrad.view(), grad.view(), this->Tol()));
 }
 
+// Runs `make(x, y)` into host and device containers shaped like the
+// expression and compares (x, y: 4-D operands of shape s).
+template <typename DType, int dim, typename MakeFn>
+void CheckChainer(gpu_test::Rng* rng, const Shape<4>& s, const MakeFn& make,
+                  double tol, const char* what) {
+  auto x = rng->Tensor<4, DType>(s);
+  auto y = rng->Tensor<4, DType>(s);
+  auto gx = ToGpu(x.view());
+  auto gy = ToGpu(y.view(), true);
+  auto cpu_exp = make(x.view(), y.view());
+  auto gpu_exp = make(gx.view(), gy.view());
+  TensorContainer<cpu, dim, DType> want(cpu_exp.shape_);
+  TensorContainer<gpu, dim, DType> got(gpu_exp.shape_);
+  want = cpu_exp;
+  got = gpu_exp;
+  EXPECT_TRUE(GpuNear(got.view(), want.view(), tol)) << what;
+}
+
+TYPED_TEST(ExtensionGpuTest, MoreChainers) {
+  typedef TypeParam D;
+  const Shape<4> s = Shape4(2, 6, 9, 10);
+  const double tol = this->Tol();
+  gpu_test::Rng* rng = &this->rng_;
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return chpool<red::sum>(x, 3); }, tol,
+      "chpool");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return concat<1>(x, y); }, 0, "concat");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return slice<2>(x, 2, 7); }, 0, "slice");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return pad(x, 1, 2); }, 0, "pad");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return crop(x, Shape2(5, 6)); }, 0, "crop");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return transpose(x, Shape4(3, 1, 0, 2)); },
+      0, "transpose");
+  CheckChainer<D, 4>(
+      rng, s, [](auto x, auto y) { return flip(x, 2); }, 0, "flip");
+  CheckChainer<D, 2>(
+      rng, s, [](auto x, auto y) { return reshape(x, Shape2(12, 90)); }, 0,
+      "reshape");
+  CheckChainer<D, 4>(
+      rng, s,
+      [s](auto x, auto y) {
+        return pack_col2patch(unpack_patch2col(x, 3, 3, 1, 1), s, 3, 3, 1, 1);
+      },
+      tol, "pack_col2patch(unpack_patch2col)");
+}
+
+TYPED_TEST(ExtensionGpuTest, OneHotAndTake) {
+  typedef TypeParam D;
+  const index_t n = 37, k = 11, dim = 13;
+  TensorContainer<cpu, 1, D> label(Shape1(n));
+  for (index_t i = 0; i < n; ++i) label[i] = D((i * 5) % k);
+  auto table = this->rng_.template Tensor<2, D>(Shape2(k, dim));
+  auto glabel = ToGpu(label.view());
+  auto gtable = ToGpu(table.view());
+  TensorContainer<cpu, 2, D> hot(Shape2(n, k));
+  TensorContainer<gpu, 2, D> ghot(Shape2(n, k));
+  hot = one_hot_encode(label, k) * D(2);
+  ghot = one_hot_encode(glabel, k) * D(2);
+  EXPECT_TRUE(GpuNear(ghot.view(), hot.view(), 0.0));
+  TensorContainer<cpu, 2, D> rows(Shape2(n, dim));
+  TensorContainer<gpu, 2, D> grows(Shape2(n, dim));
+  rows = take(label, table);
+  grows = take(glabel, gtable);
+  EXPECT_TRUE(GpuNear(grows.view(), rows.view(), 0.0));
+}
+
 }  // namespace
 }  // namespace umbra
