@@ -13,6 +13,7 @@
 //   fc->Forward(/*is_train=*/true);                // out.data from in.data
 //   fc->Backprop(/*prop_grad=*/true);              // in.grad from out.grad
 //   for (WeightRef<cpu, float>& w : fc->Weights()) { ...w.name: "fc1.wmat"... }
+//   for (StateRef<cpu, float>& s : bn->States()) { ..."bn1.moving_mean"... }
 //
 // Contracts:
 //   - Nodes are 4-D (batch, channel, height, width), as in cxxnet; a matrix
@@ -26,6 +27,10 @@
 //   - Loss layers (is_loss()) read labels from the context's LabelInfo, the
 //     field named by their `target` key ("label"), ignore their output's
 //     grad, and report Loss() after a Forward that had labels.
+//   - Weights() are what updaters train; States() are tensors a layer
+//     updates itself (batch_norm's moving mean and variance) that are not
+//     trained but must be saved and loaded with the weights: a checkpoint
+//     holds both lists, each entry under its stable name.
 //   - Every error is a LayerError whose message names the layer (name and
 //     type), what was wrong, and what was expected.
 #ifndef UMBRA_LAYERS_LAYER_H_
@@ -90,6 +95,19 @@ struct WeightRef {
   const WeightParam* settings = nullptr;
 };
 
+// A non-trainable state tensor of a layer, as checkpoints see it: updated by
+// the layer itself in Forward (a moving average), saved and restored beside
+// the weights, never given to an updater.
+template <typename xpu, typename DType>
+struct StateRef {
+  // "<layer name>.<tag>", e.g. "bn1.moving_mean".
+  std::string name;
+  // "moving_mean", "moving_var".
+  std::string tag;
+  TShape shape;
+  Tensor<xpu, 1, DType> data;
+};
+
 template <typename xpu, typename DType>
 class Layer {
  public:
@@ -130,10 +148,13 @@ class Layer {
              const std::vector<NodeType*>& out,
              const LayerContext<xpu, DType>& context);
 
-  // Initialises every weight as its settings say; zeroes the gradients.
+  // Initialises every weight as its settings say; zeroes the gradients;
+  // resets every state to its initial value.
   void InitWeights(Random<xpu, DType>* rnd);
   // Every weight, in declaration order.
   std::vector<WeightRef<xpu, DType>> Weights();
+  // Every state tensor, in declaration order (empty for most layers).
+  std::vector<StateRef<xpu, DType>> States();
   // Sets every weight gradient to 0.
   void ZeroGradients();
 
@@ -164,6 +185,13 @@ class Layer {
   size_t DeclareWeight(const std::string& tag, const TShape& shape,
                        WeightFill fill, index_t fan_in, index_t fan_out,
                        DType constant = DType(0));
+  // Declares (or, with the same shape, keeps) the state `tag`, filled with
+  // `initial` when new and by InitWeights; returns its index for state().
+  size_t DeclareState(const std::string& tag, const TShape& shape,
+                      DType initial);
+  Tensor<xpu, 1, DType> state(size_t index) const {
+    return states_[index]->data;
+  }
   Tensor<xpu, 1, DType> weight(size_t index) const {
     return weights_[index]->data;
   }
@@ -202,10 +230,18 @@ class Layer {
     TensorContainer<xpu, 1, DType> grad{false};
   };
 
+  struct StateSlot {
+    std::string tag;
+    TShape shape;
+    DType initial;
+    TensorContainer<xpu, 1, DType> data{false};
+  };
+
   std::string name_ = "?";
   LayerTypeInfo info_;
   std::map<std::string, WeightParam> settings_;
   std::vector<std::unique_ptr<WeightSlot>> weights_;
+  std::vector<std::unique_ptr<StateSlot>> states_;
   std::vector<Shape<4>> in_shapes_;
   std::vector<Shape<4>> out_shapes_;
   std::vector<NodeType*> in_;

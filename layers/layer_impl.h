@@ -116,6 +116,7 @@ void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
                slot->constant, rnd, slot->data.view());
     slot->grad = DType(0);
   }
+  for (const auto& slot : states_) slot->data = slot->initial;
 }
 
 template <typename xpu, typename DType>
@@ -129,6 +130,20 @@ std::vector<WeightRef<xpu, DType>> Layer<xpu, DType>::Weights() {
     ref.data = slot->data.view();
     ref.grad = slot->grad.view();
     ref.settings = &settings(slot->tag);
+    refs.push_back(ref);
+  }
+  return refs;
+}
+
+template <typename xpu, typename DType>
+std::vector<StateRef<xpu, DType>> Layer<xpu, DType>::States() {
+  std::vector<StateRef<xpu, DType>> refs;
+  for (const auto& slot : states_) {
+    StateRef<xpu, DType> ref;
+    ref.name = name_ + "." + slot->tag;
+    ref.tag = slot->tag;
+    ref.shape = slot->shape;
+    ref.data = slot->data.view();
     refs.push_back(ref);
   }
   return refs;
@@ -164,6 +179,24 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
     slot.shape = shape;
     slot.data.Resize(Shape1(shape.Size()), DType(0));
     slot.grad.Resize(Shape1(shape.Size()), DType(0));
+  }
+  return index;
+}
+
+template <typename xpu, typename DType>
+size_t Layer<xpu, DType>::DeclareState(const std::string& tag,
+                                       const TShape& shape, DType initial) {
+  size_t index = 0;
+  while (index < states_.size() && states_[index]->tag != tag) ++index;
+  if (index == states_.size()) {
+    states_.push_back(std::make_unique<StateSlot>());
+  }
+  StateSlot& slot = *states_[index];
+  slot.tag = tag;
+  slot.initial = initial;
+  if (!(slot.shape == shape) || slot.data.dptr_ == nullptr) {
+    slot.shape = shape;
+    slot.data.Resize(Shape1(shape.Size()), initial);
   }
   return index;
 }

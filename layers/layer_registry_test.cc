@@ -30,9 +30,12 @@ std::string CreateError(const std::string& type, const std::string& name,
 
 TEST(LayerRegistryTest, ListsEveryShippedType) {
   const std::vector<std::string> expected = {
-      "bias",    "ch_concat", "concat",         "dropout", "flatten", "fullc",
-      "l2_loss", "lp_loss",   "multi_logistic", "prelu",   "relu",    "rrelu",
-      "sigmoid", "softmax",   "softplus",       "split",   "tanh",    "xelu"};
+      "avg_pooling", "batch_norm",     "bias",    "ch_concat",
+      "concat",      "conv",           "dropout", "flatten",
+      "fullc",       "l2_loss",        "lp_loss", "lrn",
+      "max_pooling", "multi_logistic", "prelu",   "relu",
+      "rrelu",       "sigmoid",        "softmax", "softplus",
+      "split",       "sum_pooling",    "tanh",    "xelu"};
   EXPECT_EQ(ListLayerTypes(), expected);
 }
 
@@ -40,6 +43,10 @@ TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
   for (const std::string& type : ListLayerTypes()) {
     ParamKwargs kwargs;
     if (type == "fullc") kwargs = {{"nhidden", "3"}};
+    if (type == "conv") kwargs = {{"nchannel", "3"}, {"kernel_size", "3"}};
+    if (type.find("_pooling") != std::string::npos) {
+      kwargs = {{"kernel_size", "2"}};
+    }
     auto f = CreateLayer<cpu, float>(type, "x", kwargs);
     auto d = CreateLayer<cpu, double>(type, "x", kwargs);
     EXPECT_EQ(f->type(), type);
@@ -52,7 +59,9 @@ TEST(LayerRegistryTest, UnknownTypeSuggestsClosestAndListsAll) {
   const std::string error = CreateError("fulc", "fc1", {});
   EXPECT_THAT(error, HasSubstr("unknown layer type 'fulc'"));
   EXPECT_THAT(error, HasSubstr("did you mean 'fullc'?"));
-  EXPECT_THAT(error, HasSubstr("Known types: bias, ch_concat, concat"));
+  EXPECT_THAT(
+      error,
+      HasSubstr("Known types: avg_pooling, batch_norm, bias, ch_concat"));
   EXPECT_THAT(error, HasSubstr("xelu"));
   EXPECT_THAT(CreateError("convolution_3d", "c", {}),
               Not(HasSubstr("did you mean")));

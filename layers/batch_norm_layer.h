@@ -1,0 +1,181 @@
+// batch_norm (`eps`, `bn_momentum`, `init_slope`): batch normalisation of
+// each channel (axis 1 of an image node, the feature axis of a matrix node
+// (batch, 1, 1, n)),
+//   out = gamma[c] * (in - mean[c]) / sqrt(var[c] + eps) + beta[c],
+// with learnable weights gamma (tag `gamma`, starts at init_slope) and beta
+// (tag `beta`, starts at init_bias).
+//
+// While training, mean and var are the batch's (var biased: divided by the
+// element count), and every Forward(true) updates the moving averages
+//   moving = bn_momentum * moving + (1 - bn_momentum) * batch value;
+// Forward(false) (test time) normalises with the moving averages instead.
+// The moving averages are not trained: they are the layer's States()
+// "<name>.moving_mean" (starts at 0) and "<name>.moving_var" (starts at 1),
+// which checkpoints save and load with the weights. Runs in place.
+//
+// Example (config):
+//   layer[conv1->conv1] = batch_norm:bn1     # weights bn1.gamma, bn1.beta
+//     bn_momentum = 0.9
+//     gamma:wd = 0
+#ifndef UMBRA_LAYERS_BATCH_NORM_LAYER_H_
+#define UMBRA_LAYERS_BATCH_NORM_LAYER_H_
+
+#include <string>
+#include <vector>
+
+#include "layers/channel_ops.h"
+#include "layers/layer.h"
+#include "layers/weight_param.h"
+#include "param/param.h"
+#include "tensor/extension/extension.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+
+struct BatchNormParam : public Parameter<BatchNormParam> {
+  float eps;
+  float bn_momentum;
+  float init_slope;
+  UMBRA_DECLARE_PARAMETER(BatchNormParam) {
+    UMBRA_DECLARE_FIELD(eps).set_default(1e-5f).describe(
+        "Added to the variance before the square root (> 0).");
+    UMBRA_DECLARE_FIELD(bn_momentum)
+        .set_default(0.9f)
+        .set_range(0.0f, 1.0f)
+        .describe("Weight of the old value in the moving averages, [0, 1].");
+    UMBRA_DECLARE_FIELD(init_slope)
+        .set_default(1.0f)
+        .describe("Initial value of gamma.");
+  }
+};
+
+template <typename xpu, typename DType>
+class BatchNormLayer : public Layer<xpu, DType> {
+ public:
+  static LayerTypeInfo Describe() {
+    LayerTypeInfo info;
+    info.description =
+        "Batch normalisation per channel with learnable gamma and beta; "
+        "moving mean and variance (states) at test time. Runs in place.";
+    info.params = {BatchNormParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.weight_tags = {"gamma", "beta"};
+    return info;
+  }
+  bool SupportsInPlace() const override { return true; }
+
+  void Forward(bool is_train) override {
+    const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
+    Tensor<xpu, 3, DType> out = ChannelView(this->out(0).data);
+    const Shape<3> shape = in.shape_;
+    const Tensor<xpu, 1, DType> gamma = this->weight(gamma_);
+    const Tensor<xpu, 1, DType> beta = this->weight(beta_);
+    Tensor<xpu, 1, DType> moving_mean = this->state(moving_mean_);
+    Tensor<xpu, 1, DType> moving_var = this->state(moving_var_);
+    const DType eps = DType(param_.eps);
+    trained_ = is_train;
+    if (is_train) {
+      const DType scale = DType(1) / DType(shape[0] * shape[2]);
+      mean_ = sumall_except_dim<1>(in) * scale;
+      xhat_ = in - broadcast<1>(mean_, shape);
+      var_ = sumall_except_dim<1>(F<::umbra::op::square>(xhat_)) * scale;
+      inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
+      xhat_ = xhat_ * broadcast<1>(inv_std_, shape);
+      const DType keep = DType(param_.bn_momentum);
+      moving_mean =
+          moving_mean * scalar(keep) + mean_ * scalar(DType(1) - keep);
+      moving_var = moving_var * scalar(keep) + var_ * scalar(DType(1) - keep);
+    } else {
+      inv_std_ = F<::umbra::op::rsqrt>(moving_var + scalar(eps));
+      xhat_ = (in - broadcast<1>(moving_mean, shape)) *
+              broadcast<1>(inv_std_, shape);
+    }
+    out = xhat_ * broadcast<1>(gamma, shape) + broadcast<1>(beta, shape);
+  }
+
+  void Backprop(bool prop_grad) override {
+    const Tensor<xpu, 3, DType> grad = ChannelView(this->out(0).grad);
+    const Shape<3> shape = grad.shape_;
+    sum_grad_ = sumall_except_dim<1>(grad);
+    sum_grad_xhat_ = sumall_except_dim<1>(grad * xhat_);
+    Tensor<xpu, 1, DType> gamma_grad = this->gradient(gamma_);
+    Tensor<xpu, 1, DType> beta_grad = this->gradient(beta_);
+    gamma_grad += sum_grad_xhat_;
+    beta_grad += sum_grad_;
+    if (!prop_grad) return;
+    const Tensor<xpu, 1, DType> gamma = this->weight(gamma_);
+    Tensor<xpu, 3, DType> in_grad = ChannelView(this->in(0).grad);
+    gain_ = gamma * inv_std_;
+    if (trained_) {
+      // dx = gamma / std * (g - mean(g) - xhat * mean(g * xhat)).
+      const DType scale = DType(1) / DType(shape[0] * shape[2]);
+      sum_grad_ = sum_grad_ * scalar(scale);
+      sum_grad_xhat_ = sum_grad_xhat_ * scalar(scale);
+      in_grad = broadcast<1>(gain_, shape) *
+                (grad - broadcast<1>(sum_grad_, shape) -
+                 xhat_ * broadcast<1>(sum_grad_xhat_, shape));
+    } else {
+      in_grad = broadcast<1>(gain_, shape) * grad;
+    }
+  }
+
+ protected:
+  void SetParams(const ParamKwargs& kwargs) override {
+    param_.InitAllowUnknown(kwargs);
+    if (!(param_.eps > 0.0f)) {
+      throw ParamError("BatchNormParam: key 'eps': expected float > 0, got '" +
+                           FormatNumber(param_.eps) + "'",
+                       "BatchNormParam", "eps");
+    }
+  }
+  std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
+                                      size_t num_outputs) override {
+    this->RequireArity(in_shapes, num_outputs, 1, 1);
+    const index_t channels = NumChannels(in_shapes[0]);
+    gamma_ =
+        this->DeclareWeight("gamma", TShape{channels}, WeightFill::kConstant,
+                            channels, channels, DType(param_.init_slope));
+    beta_ = this->DeclareWeight("beta", TShape{channels}, WeightFill::kBias,
+                                channels, channels);
+    moving_mean_ =
+        this->DeclareState("moving_mean", TShape{channels}, DType(0));
+    moving_var_ = this->DeclareState("moving_var", TShape{channels}, DType(1));
+    return in_shapes;
+  }
+  void OnSetup() override {
+    const Shape<4>& s = this->in_shapes()[0];
+    const index_t channels = NumChannels(s);
+    xhat_.Resize(Shape3(s[0], channels, s.Size() / (s[0] * channels)));
+    for (TensorContainer<xpu, 1, DType>* v :
+         {&mean_, &var_, &inv_std_, &gain_, &sum_grad_, &sum_grad_xhat_}) {
+      v->Resize(Shape1(channels));
+    }
+  }
+
+ private:
+  BatchNormParam param_;
+  size_t gamma_ = 0;
+  size_t beta_ = 0;
+  size_t moving_mean_ = 0;
+  size_t moving_var_ = 0;
+  // Whether the last Forward used batch statistics.
+  bool trained_ = false;
+  // The normalised input of the last Forward, (batch, channels, inner).
+  TensorContainer<xpu, 3, DType> xhat_{false};
+  TensorContainer<xpu, 1, DType> mean_{false};
+  TensorContainer<xpu, 1, DType> var_{false};
+  // 1 / sqrt(var + eps) of the statistics the last Forward used.
+  TensorContainer<xpu, 1, DType> inv_std_{false};
+  // gamma / sqrt(var + eps), in Backprop.
+  TensorContainer<xpu, 1, DType> gain_{false};
+  TensorContainer<xpu, 1, DType> sum_grad_{false};
+  TensorContainer<xpu, 1, DType> sum_grad_xhat_{false};
+};
+
+extern template class BatchNormLayer<cpu, float>;
+extern template class BatchNormLayer<cpu, double>;
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_BATCH_NORM_LAYER_H_

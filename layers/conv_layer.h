@@ -1,0 +1,301 @@
+// conv (`nchannel`, `kernel_size` / `kernel_height` / `kernel_width`,
+// `stride`, `pad` / `pad_y` / `pad_x`, `dilate`, `ngroup`, `no_bias`,
+// `temp_col_max`): 2-D convolution of (batch, C, H, W) images into
+// (batch, nchannel, OH, OW), OH = (H + 2 pad_y - (dilate (kh - 1) + 1)) /
+// stride + 1 (likewise OW), with wmat of shape (nchannel, C / ngroup, kh, kw)
+// and bias of shape (nchannel). With ngroup = g, input channels and output
+// channels are split into g groups and output group i sees input group i.
+//
+// It runs as im2col + one matrix product per group on chunks of images: the
+// patch matrix of a chunk and the product's result take at most
+// temp_col_max elements together (at least one image), are allocated once
+// in Setup and reused by every Forward and Backprop.
+//
+// Example (config, LeNet's first layer):
+//   layer[data->conv1] = conv:conv1
+//     nchannel = 32
+//     kernel_size = 5
+//     pad = 2
+//     random_type = xavier
+#ifndef UMBRA_LAYERS_CONV_LAYER_H_
+#define UMBRA_LAYERS_CONV_LAYER_H_
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "layers/layer.h"
+#include "layers/spatial_ops.h"
+#include "layers/weight_param.h"
+#include "param/param.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+
+struct ConvolutionParam : public Parameter<ConvolutionParam> {
+  int nchannel;
+  std::optional<int> kernel_size;
+  std::optional<int> kernel_height;
+  std::optional<int> kernel_width;
+  int stride;
+  std::optional<int> pad;
+  std::optional<int> pad_y;
+  std::optional<int> pad_x;
+  int dilate;
+  int ngroup;
+  bool no_bias;
+  int temp_col_max;
+  UMBRA_DECLARE_PARAMETER(ConvolutionParam) {
+    UMBRA_DECLARE_FIELD(nchannel).set_lower_bound(1).describe(
+        "Number of output channels.");
+    UMBRA_DECLARE_FIELD(kernel_size)
+        .set_default(std::nullopt)
+        .set_lower_bound(1)
+        .describe(
+            "Kernel height and width (or give kernel_height and "
+            "kernel_width).");
+    UMBRA_DECLARE_FIELD(kernel_height)
+        .set_default(std::nullopt)
+        .set_lower_bound(1)
+        .describe("Kernel height; None: kernel_size.");
+    UMBRA_DECLARE_FIELD(kernel_width)
+        .set_default(std::nullopt)
+        .set_lower_bound(1)
+        .describe("Kernel width; None: kernel_size.");
+    UMBRA_DECLARE_FIELD(stride).set_default(1).set_lower_bound(1).describe(
+        "Step between windows, both axes.");
+    UMBRA_DECLARE_FIELD(pad)
+        .set_default(std::nullopt)
+        .set_lower_bound(0)
+        .describe("Zero padding on every side; None: 0.");
+    UMBRA_DECLARE_FIELD(pad_y)
+        .set_default(std::nullopt)
+        .set_lower_bound(0)
+        .describe("Zero padding above and below; None: pad.");
+    UMBRA_DECLARE_FIELD(pad_x)
+        .set_default(std::nullopt)
+        .set_lower_bound(0)
+        .describe("Zero padding left and right; None: pad.");
+    UMBRA_DECLARE_FIELD(dilate).set_default(1).set_lower_bound(1).describe(
+        "Spacing between kernel taps, both axes (1: a dense kernel).");
+    UMBRA_DECLARE_FIELD(ngroup).set_default(1).set_lower_bound(1).describe(
+        "Number of groups; input channels and nchannel must be multiples.");
+    UMBRA_DECLARE_FIELD(no_bias).set_default(false).describe(
+        "Leave out the bias term.");
+    UMBRA_DECLARE_FIELD(temp_col_max)
+        .set_default(1 << 24)
+        .set_lower_bound(1)
+        .describe(
+            "Most elements of temporary memory (patch matrix and product) "
+            "per chunk of images; one image always fits. Default 16M "
+            "elements (64 MiB of float, as cxxnet).");
+    UMBRA_DECLARE_ALIAS(nchannel, num_channel);
+    UMBRA_DECLARE_ALIAS(ngroup, num_group);
+  }
+};
+
+template <typename xpu, typename DType>
+class ConvolutionLayer : public Layer<xpu, DType> {
+ public:
+  static LayerTypeInfo Describe() {
+    LayerTypeInfo info;
+    info.description =
+        "2-D convolution (im2col + matrix product) with stride, padding, "
+        "dilation and groups.";
+    info.params = {ConvolutionParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.weight_tags = {"wmat", "bias"};
+    return info;
+  }
+
+  void Forward(bool is_train) override {
+    const Tensor<xpu, 4, DType> in = this->in(0).data;
+    const Tensor<xpu, 4, DType> out = this->out(0).data;
+    const index_t batch = in.size(0);
+    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
+      const index_t n1 = std::min(batch, n0 + chunk_);
+      Tensor<xpu, 2, DType> col = Col(n1 - n0);
+      Tensor<xpu, 2, DType> product = Product(n1 - n0);
+      Im2Col(geom_, in.Slice(n0, n1), col);
+      for (index_t g = 0; g < ngroup(); ++g) {
+        GroupRows(product, g, out_per_group()) =
+            dot(GroupRows(Wmat(), g, out_per_group()),
+                GroupRows(col, g, patch_per_group()));
+      }
+      Tensor<xpu, 1, DType> bias;
+      if (!param_.no_bias) bias = this->weight(bias_);
+      ChannelsToBatch(product, bias, Pixels(out.Slice(n0, n1)));
+    }
+    col_holds_input_ = batch <= chunk_;
+  }
+
+  void Backprop(bool prop_grad) override {
+    const Tensor<xpu, 4, DType> in = this->in(0).data;
+    const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
+    const index_t batch = in.size(0);
+    Tensor<xpu, 2, DType> wmat_grad =
+        Reshape(this->gradient(wmat_), Wmat().shape_);
+    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
+      const index_t n1 = std::min(batch, n0 + chunk_);
+      Tensor<xpu, 2, DType> col = Col(n1 - n0);
+      Tensor<xpu, 2, DType> product = Product(n1 - n0);
+      BatchToChannels(Pixels(out_grad.Slice(n0, n1)), product);
+      if (!param_.no_bias) {
+        Tensor<xpu, 1, DType> bias_grad = this->gradient(bias_);
+        bias_grad += dot(ones_.Slice(0, product.size(1)), product.T());
+      }
+      if (!col_holds_input_) Im2Col(geom_, in.Slice(n0, n1), col);
+      for (index_t g = 0; g < ngroup(); ++g) {
+        GroupRows(wmat_grad, g, out_per_group()) +=
+            dot(GroupRows(product, g, out_per_group()),
+                GroupRows(col, g, patch_per_group()).T());
+      }
+      if (!prop_grad) continue;
+      for (index_t g = 0; g < ngroup(); ++g) {
+        GroupRows(col, g, patch_per_group()) =
+            dot(GroupRows(Wmat(), g, out_per_group()).T(),
+                GroupRows(product, g, out_per_group()));
+      }
+      Col2Im(geom_, col, this->in(0).grad.Slice(n0, n1));
+      col_holds_input_ = false;
+    }
+  }
+
+  // The patch walk InferShapes settled on (for tests and tools).
+  const ConvGeometry& geometry() const { return geom_; }
+  // Images per chunk for the bound batch size.
+  index_t chunk() const { return chunk_; }
+
+ protected:
+  void SetParams(const ParamKwargs& kwargs) override {
+    param_.InitAllowUnknown(kwargs);
+    if (!param_.kernel_height) param_.kernel_height = param_.kernel_size;
+    if (!param_.kernel_width) param_.kernel_width = param_.kernel_size;
+    if (!param_.kernel_height || !param_.kernel_width) {
+      throw ParamError(
+          "ConvolutionParam: key 'kernel_size' is required (or both "
+          "'kernel_height' and 'kernel_width')",
+          "ConvolutionParam", "kernel_size");
+    }
+    if (!param_.pad_y) param_.pad_y = param_.pad.value_or(0);
+    if (!param_.pad_x) param_.pad_x = param_.pad.value_or(0);
+    if (param_.nchannel % param_.ngroup != 0) {
+      throw ParamError("ConvolutionParam: key 'nchannel' (" +
+                           std::to_string(param_.nchannel) +
+                           ") must be a multiple of 'ngroup' (" +
+                           std::to_string(param_.ngroup) + ")",
+                       "ConvolutionParam", "nchannel");
+    }
+  }
+
+  std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
+                                      size_t num_outputs) override {
+    this->RequireArity(in_shapes, num_outputs, 1, 1);
+    const Shape<4>& s = in_shapes[0];
+    ConvGeometry g;
+    g.channels = s[1];
+    g.height = s[2];
+    g.width = s[3];
+    g.kernel_y = *param_.kernel_height;
+    g.kernel_x = *param_.kernel_width;
+    g.stride_y = g.stride_x = param_.stride;
+    g.pad_y = *param_.pad_y;
+    g.pad_x = *param_.pad_x;
+    g.dilate_y = g.dilate_x = param_.dilate;
+    if (g.channels % param_.ngroup != 0) {
+      std::ostringstream os;
+      os << "input channels (" << g.channels << ") divisible by 'ngroup' ("
+         << param_.ngroup << ")";
+      this->FailShapes(in_shapes, os.str());
+    }
+    const index_t span_y = g.dilate_y * (g.kernel_y - 1) + 1;
+    const index_t span_x = g.dilate_x * (g.kernel_x - 1) + 1;
+    if (g.height + 2 * g.pad_y < span_y || g.width + 2 * g.pad_x < span_x) {
+      std::ostringstream os;
+      os << "a padded input (height + 2 pad_y, width + 2 pad_x) = ("
+         << g.height + 2 * g.pad_y << ", " << g.width + 2 * g.pad_x
+         << ") at least as large as the kernel ('kernel_size' " << g.kernel_y
+         << "x" << g.kernel_x << ", 'dilate' " << g.dilate_y << ": spans "
+         << span_y << "x" << span_x << ")";
+      this->FailShapes(in_shapes, os.str());
+    }
+    g.out_height = (g.height + 2 * g.pad_y - span_y) / g.stride_y + 1;
+    g.out_width = (g.width + 2 * g.pad_x - span_x) / g.stride_x + 1;
+    geom_ = g;
+    const index_t nchannel = param_.nchannel;
+    const index_t taps = g.kernel_y * g.kernel_x;
+    wmat_ = this->DeclareWeight(
+        "wmat", TShape{nchannel, g.channels / ngroup(), g.kernel_y, g.kernel_x},
+        WeightFill::kRandom, patch_per_group(), out_per_group() * taps);
+    if (!param_.no_bias) {
+      bias_ = this->DeclareWeight("bias", TShape{nchannel}, WeightFill::kBias,
+                                  patch_per_group(), out_per_group() * taps);
+    }
+    return {Shape4(s[0], nchannel, g.out_height, g.out_width)};
+  }
+
+  void OnSetup() override {
+    const index_t batch = this->in_shapes()[0][0];
+    const index_t per_image =
+        geom_.OutPixels() * (geom_.PatchSize() + index_t(param_.nchannel));
+    index_t chunk = std::max<index_t>(1, param_.temp_col_max / per_image);
+    chunk = std::min(chunk, batch);
+    const index_t num_chunks = (batch + chunk - 1) / chunk;
+    chunk_ = (batch + num_chunks - 1) / num_chunks;
+    const index_t columns = chunk_ * geom_.OutPixels();
+    col_.Resize(Shape1(geom_.PatchSize() * columns));
+    product_.Resize(Shape1(index_t(param_.nchannel) * columns));
+    ones_.Resize(Shape1(columns), DType(1));
+    col_holds_input_ = false;
+  }
+
+ private:
+  index_t ngroup() const { return param_.ngroup; }
+  index_t out_per_group() const { return param_.nchannel / param_.ngroup; }
+  index_t patch_per_group() const { return geom_.PatchSize() / ngroup(); }
+  // wmat as (nchannel, C / ngroup * kh * kw).
+  Tensor<xpu, 2, DType> Wmat() const {
+    return Reshape(this->weight(wmat_),
+                   Shape2(param_.nchannel, patch_per_group()));
+  }
+  // The patch matrix and the product of a chunk of `num` images.
+  Tensor<xpu, 2, DType> Col(index_t num) const {
+    return Reshape(col_.view(),
+                   Shape2(geom_.PatchSize(), num * geom_.OutPixels()));
+  }
+  Tensor<xpu, 2, DType> Product(index_t num) const {
+    return Reshape(product_.view(),
+                   Shape2(param_.nchannel, num * geom_.OutPixels()));
+  }
+  // Rows [g * rows, (g + 1) * rows) of a matrix.
+  static Tensor<xpu, 2, DType> GroupRows(const Tensor<xpu, 2, DType>& m,
+                                         index_t g, index_t rows) {
+    return m.Slice(g * rows, (g + 1) * rows);
+  }
+  // A contiguous node tensor as (batch, channels, pixels).
+  static Tensor<xpu, 3, DType> Pixels(const Tensor<xpu, 4, DType>& t) {
+    return Reshape(t, Shape3(t.size(0), t.size(1), t.size(2) * t.size(3)));
+  }
+
+  ConvolutionParam param_;
+  ConvGeometry geom_;
+  size_t wmat_ = 0;
+  size_t bias_ = 0;
+  index_t chunk_ = 1;
+  TensorContainer<xpu, 1, DType> col_{false};
+  TensorContainer<xpu, 1, DType> product_{false};
+  TensorContainer<xpu, 1, DType> ones_{false};
+  // Whether col_ holds the patch matrix of the whole batch from Forward (one
+  // chunk), so that Backprop need not rebuild it.
+  bool col_holds_input_ = false;
+};
+
+extern template class ConvolutionLayer<cpu, float>;
+extern template class ConvolutionLayer<cpu, double>;
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_CONV_LAYER_H_

@@ -1,0 +1,567 @@
+// conv, the pooling layers, lrn and batch_norm against naive nested loops
+// written here; their kernels against the tensor extensions; their
+// parameter and shape errors; batch_norm's states.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "layers/conv_layer.h"
+#include "layers/layer.h"
+#include "layers/layer_registry.h"
+#include "layers/spatial_ops.h"
+#include "layers/standalone_layer.h"
+#include "tensor/extension/extension.h"
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+using ::testing::HasSubstr;
+using Net = StandaloneLayer<cpu, double>;
+
+template <typename Fn>
+std::string ErrorOf(Fn fn) {
+  try {
+    fn();
+  } catch (const LayerError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+template <int dim, typename DType>
+void FillRandom(Tensor<cpu, dim, DType> t, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (index_t i = 0; i < t.shape_.Size(); ++i)
+    t.dptr_[i] = DType(dist(engine));
+}
+
+// Element (n, c, y, x) of a contiguous node tensor.
+double At(const Tensor<cpu, 4, double>& t, index_t n, index_t c, index_t y,
+          index_t x) {
+  return t.dptr_[((n * t.size(1) + c) * t.size(2) + y) * t.size(3) + x];
+}
+
+void ExpectNear(const Tensor<cpu, 4, double>& got,
+                const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(size_t(got.shape_.Size()), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_NEAR(got.dptr_[i], want[i], 1e-10 * (1 + std::fabs(want[i])))
+        << what << " element " << i;
+  }
+}
+
+// ---------------------------------------------------------------- conv
+
+struct ConvCase {
+  ParamKwargs kwargs;
+  Shape<4> input;
+  // Expected output shape.
+  Shape<4> output;
+};
+
+std::vector<double> NaiveConv(const Tensor<cpu, 4, double>& in,
+                              const Tensor<cpu, 1, double>& wmat,
+                              const double* bias, index_t nchannel, index_t kh,
+                              index_t kw, index_t stride, index_t pad_y,
+                              index_t pad_x, index_t dilate, index_t ngroup,
+                              index_t oh, index_t ow) {
+  const index_t batch = in.size(0), channels = in.size(1);
+  const index_t in_per_group = channels / ngroup;
+  const index_t out_per_group = nchannel / ngroup;
+  std::vector<double> out;
+  for (index_t n = 0; n < batch; ++n) {
+    for (index_t k = 0; k < nchannel; ++k) {
+      const index_t group = k / out_per_group;
+      for (index_t oy = 0; oy < oh; ++oy) {
+        for (index_t ox = 0; ox < ow; ++ox) {
+          double sum = bias == nullptr ? 0.0 : bias[k];
+          for (index_t ci = 0; ci < in_per_group; ++ci) {
+            const index_t c = group * in_per_group + ci;
+            for (index_t i = 0; i < kh; ++i) {
+              for (index_t j = 0; j < kw; ++j) {
+                const index_t y = oy * stride - pad_y + i * dilate;
+                const index_t x = ox * stride - pad_x + j * dilate;
+                if (y < 0 || y >= in.size(2) || x < 0 || x >= in.size(3)) {
+                  continue;
+                }
+                sum += wmat[((k * in_per_group + ci) * kh + i) * kw + j] *
+                       At(in, n, c, y, x);
+              }
+            }
+          }
+          out.push_back(sum);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ConvLayerTest, ForwardMatchesNaive) {
+  struct Geometry {
+    index_t nchannel, kh, kw, stride, pad_y, pad_x, dilate, ngroup;
+    bool no_bias;
+    Shape<4> input, output;
+  };
+  const std::vector<Geometry> cases = {
+      {4, 3, 3, 1, 0, 0, 1, 1, false, Shape4(2, 3, 7, 6), Shape4(2, 4, 5, 4)},
+      {3, 5, 5, 1, 2, 2, 1, 1, false, Shape4(3, 1, 9, 8), Shape4(3, 3, 9, 8)},
+      {4, 3, 2, 2, 1, 0, 1, 2, true, Shape4(2, 6, 7, 5), Shape4(2, 4, 4, 2)},
+      {2, 3, 3, 1, 2, 2, 2, 1, false, Shape4(1, 2, 6, 7), Shape4(1, 2, 6, 7)},
+      {6, 1, 1, 3, 0, 1, 1, 3, false, Shape4(2, 3, 4, 4), Shape4(2, 6, 2, 2)},
+  };
+  for (const Geometry& g : cases) {
+    for (const char* cap : {"16777216", "1"}) {  // one chunk; one image each
+      ParamKwargs kwargs = {{"nchannel", std::to_string(g.nchannel)},
+                            {"kernel_height", std::to_string(g.kh)},
+                            {"kernel_width", std::to_string(g.kw)},
+                            {"stride", std::to_string(g.stride)},
+                            {"pad_y", std::to_string(g.pad_y)},
+                            {"pad_x", std::to_string(g.pad_x)},
+                            {"dilate", std::to_string(g.dilate)},
+                            {"ngroup", std::to_string(g.ngroup)},
+                            {"no_bias", g.no_bias ? "1" : "0"},
+                            {"init_sigma", "0.5"},
+                            {"init_bias", "0.3"},
+                            {"temp_col_max", cap}};
+      Net net("conv", kwargs, {g.input});
+      const std::string what = "conv " + std::to_string(g.nchannel) + " " +
+                               std::to_string(g.kh) + "x" +
+                               std::to_string(g.kw) + " cap " + cap;
+      ASSERT_EQ(net.out(0).data.shape_, g.output) << what;
+      FillRandom(net.in(0).data, 7);
+      net.layer().Forward(true);
+      std::vector<WeightRef<cpu, double>> w = net.layer().Weights();
+      ASSERT_EQ(w.size(), g.no_bias ? 1u : 2u);
+      EXPECT_EQ(w[0].name, "conv0.wmat");
+      EXPECT_EQ(w[0].shape,
+                TShape({g.nchannel, g.input[1] / g.ngroup, g.kh, g.kw}));
+      ExpectNear(net.out(0).data,
+                 NaiveConv(net.in(0).data, w[0].data,
+                           g.no_bias ? nullptr : w[1].data.dptr_, g.nchannel,
+                           g.kh, g.kw, g.stride, g.pad_y, g.pad_x, g.dilate,
+                           g.ngroup, g.output[2], g.output[3]),
+                 what);
+    }
+  }
+}
+
+// Chunked and unchunked runs agree in every output and gradient.
+TEST(ConvLayerTest, ChunksGiveTheSameResults) {
+  const ParamKwargs base = {{"nchannel", "4"}, {"kernel_size", "3"},
+                            {"pad", "1"},      {"ngroup", "2"},
+                            {"stride", "2"},   {"init_sigma", "0.5"}};
+  ParamKwargs small = base;
+  small.push_back({"temp_col_max", "200"});
+  const Shape<4> input = Shape4(5, 2, 6, 6);
+  Net whole("conv", base, {input}, 1, false, 3);
+  Net chunked("conv", small, {input}, 1, false, 3);
+  auto* layer = dynamic_cast<ConvolutionLayer<cpu, double>*>(&chunked.layer());
+  ASSERT_NE(layer, nullptr);
+  EXPECT_LT(layer->chunk(), 5);
+  for (Net* net : {&whole, &chunked}) {
+    FillRandom(net->in(0).data, 11);
+    FillRandom(net->out(0).grad, 12);
+    net->layer().Forward(true);
+    net->layer().Backprop(true);
+  }
+  auto same = [](const auto& a, const auto& b, const char* what) {
+    for (index_t i = 0; i < a.shape_.Size(); ++i) {
+      ASSERT_NEAR(a.dptr_[i], b.dptr_[i], 1e-12) << what << " " << i;
+    }
+  };
+  same(whole.out(0).data, chunked.out(0).data, "out");
+  same(whole.in(0).grad, chunked.in(0).grad, "in grad");
+  for (size_t w = 0; w < 2; ++w) {
+    same(whole.layer().Weights()[w].grad, chunked.layer().Weights()[w].grad,
+         "weight grad");
+  }
+}
+
+TEST(ConvLayerTest, Im2ColMatchesTheTensorExtension) {
+  ConvGeometry g;
+  g.channels = 2;
+  g.height = 5;
+  g.width = 7;
+  g.kernel_y = 3;
+  g.kernel_x = 2;
+  g.stride_y = 2;
+  g.stride_x = 3;
+  g.pad_y = 1;
+  g.pad_x = 2;
+  g.dilate_y = 2;
+  g.dilate_x = 1;
+  g.out_height = (5 + 2 - 5) / 2 + 1;
+  g.out_width = (7 + 4 - 2) / 3 + 1;
+  TensorContainer<cpu, 4, double> img(Shape4(3, 2, 5, 7), 0.0, false);
+  FillRandom(img.view(), 5);
+  TensorContainer<cpu, 2, double> col(Shape2(g.PatchSize(), 3 * g.OutPixels()),
+                                      0.0, false);
+  TensorContainer<cpu, 2, double> want(col.shape_, 0.0, false);
+  Im2Col(g, img.view(), col.view());
+  want = unpack_patch2col(pad(img.view(), 1, 2), 3, 2, 2, 3, 2, 1);
+  for (index_t i = 0; i < col.shape_.Size(); ++i) {
+    ASSERT_EQ(col.dptr_[i], want.dptr_[i]) << i;
+  }
+  TensorContainer<cpu, 4, double> back(img.shape_, 0.0, false);
+  TensorContainer<cpu, 4, double> back_want(img.shape_, 0.0, false);
+  Col2Im(g, col.view(), back.view());
+  back_want =
+      crop(pack_col2patch(col.view(), Shape4(3, 2, 7, 11), 3, 2, 2, 3, 2, 1),
+           Shape2(5, 7), 1, 2);
+  for (index_t i = 0; i < back.shape_.Size(); ++i) {
+    ASSERT_NEAR(back.dptr_[i], back_want.dptr_[i], 1e-12) << i;
+  }
+}
+
+TEST(ConvLayerTest, BadParametersNameLayerAndKey) {
+  auto create = [](const ParamKwargs& kwargs) {
+    return ErrorOf([&] { CreateLayer<cpu, float>("conv", "conv1", kwargs); });
+  };
+  std::string e = create({{"nchannel", "0"}, {"kernel_size", "3"}});
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv)"));
+  EXPECT_THAT(e, HasSubstr("'nchannel'"));
+  e = create({{"nchannel", "4"}});
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv)"));
+  EXPECT_THAT(e, HasSubstr("'kernel_size'"));
+  e = create({{"nchannel", "3"}, {"kernel_size", "3"}, {"ngroup", "2"}});
+  EXPECT_THAT(e, HasSubstr("'nchannel' (3) must be a multiple of 'ngroup'"));
+
+  auto infer = [](const ParamKwargs& kwargs, const Shape<4>& in) {
+    return ErrorOf([&] {
+      CreateLayer<cpu, float>("conv", "conv1", kwargs)->InferShapes({in});
+    });
+  };
+  e = infer({{"nchannel", "4"}, {"kernel_size", "7"}, {"pad", "1"}},
+            Shape4(2, 3, 4, 4));
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv)"));
+  EXPECT_THAT(e, HasSubstr("[(2,3,4,4)]"));
+  EXPECT_THAT(e, HasSubstr("'kernel_size' 7x7"));
+  EXPECT_THAT(e, HasSubstr("(6, 6)"));
+  e = infer({{"nchannel", "4"}, {"kernel_size", "3"}, {"dilate", "3"}},
+            Shape4(2, 3, 6, 6));
+  EXPECT_THAT(e, HasSubstr("'dilate' 3: spans 7x7"));
+  e = infer({{"nchannel", "4"}, {"kernel_size", "1"}, {"ngroup", "2"}},
+            Shape4(2, 3, 4, 4));
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv)"));
+  EXPECT_THAT(e, HasSubstr("input channels (3) divisible by 'ngroup' (2)"));
+  EXPECT_EQ(infer({{"nchannel", "4"}, {"kernel_size", "6"}, {"pad", "1"}},
+                  Shape4(2, 3, 4, 4)),
+            "(no error)");
+}
+
+// ---------------------------------------------------------------- pooling
+
+// Output size written independently: ceil((in + 2 pad - k) / s) + 1, then
+// drop a last window that starts in the padding.
+index_t NaivePooledSize(index_t in, index_t k, index_t s, index_t pad) {
+  index_t out = (in + 2 * pad - k + s - 1) / s + 1;
+  while (out > 1 && (out - 1) * s >= in + pad) --out;
+  return out;
+}
+
+std::vector<double> NaivePool(const std::string& type,
+                              const Tensor<cpu, 4, double>& in, index_t kh,
+                              index_t kw, index_t s, index_t py, index_t px,
+                              index_t oh, index_t ow) {
+  std::vector<double> out;
+  for (index_t n = 0; n < in.size(0); ++n) {
+    for (index_t c = 0; c < in.size(1); ++c) {
+      for (index_t oy = 0; oy < oh; ++oy) {
+        for (index_t ox = 0; ox < ow; ++ox) {
+          double max = -std::numeric_limits<double>::infinity(), sum = 0;
+          for (index_t i = 0; i < kh; ++i) {
+            for (index_t j = 0; j < kw; ++j) {
+              const index_t y = oy * s - py + i, x = ox * s - px + j;
+              if (y < 0 || y >= in.size(2) || x < 0 || x >= in.size(3)) {
+                continue;
+              }
+              max = std::max(max, At(in, n, c, y, x));
+              sum += At(in, n, c, y, x);
+            }
+          }
+          if (type == "max_pooling") out.push_back(max);
+          if (type == "sum_pooling") out.push_back(sum);
+          if (type == "avg_pooling") out.push_back(sum / double(kh * kw));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(PoolingLayerTest, ForwardMatchesNaiveAndTheTensorExtension) {
+  struct Window {
+    index_t kh, kw, stride, pad;
+    Shape<4> input;
+  };
+  const std::vector<Window> windows = {
+      {2, 2, 2, 0, Shape4(2, 3, 8, 8)}, {3, 3, 2, 0, Shape4(1, 2, 7, 6)},
+      {3, 3, 2, 1, Shape4(2, 2, 5, 6)}, {2, 3, 1, 0, Shape4(1, 1, 4, 5)},
+      {3, 3, 3, 2, Shape4(1, 2, 7, 5)}, {2, 2, 2, 0, Shape4(1, 1, 5, 5)},
+  };
+  for (const char* type : {"max_pooling", "avg_pooling", "sum_pooling"}) {
+    for (const Window& w : windows) {
+      ParamKwargs kwargs = {{"kernel_height", std::to_string(w.kh)},
+                            {"kernel_width", std::to_string(w.kw)},
+                            {"stride", std::to_string(w.stride)},
+                            {"pad", std::to_string(w.pad)}};
+      Net net(type, kwargs, {w.input});
+      const index_t oh = NaivePooledSize(w.input[2], w.kh, w.stride, w.pad);
+      const index_t ow = NaivePooledSize(w.input[3], w.kw, w.stride, w.pad);
+      const std::string what = std::string(type) + " " + std::to_string(w.kh) +
+                               "x" + std::to_string(w.kw) + " pad " +
+                               std::to_string(w.pad);
+      ASSERT_EQ(net.out(0).data.shape_, Shape4(w.input[0], w.input[1], oh, ow))
+          << what;
+      FillRandom(net.in(0).data, 3);
+      net.layer().Forward(true);
+      ExpectNear(net.out(0).data,
+                 NaivePool(type, net.in(0).data, w.kh, w.kw, w.stride, w.pad,
+                           w.pad, oh, ow),
+                 what);
+      // The tensor extension's pool() and unpool() agree.
+      TensorContainer<cpu, 4, double> ext(net.out(0).data.shape_, 0.0, false);
+      const Tensor<cpu, 4, double> in = net.in(0).data;
+      if (std::string(type) == "max_pooling") {
+        ext = pool<red::maximum>(in, w.kh, w.kw, w.stride, w.stride, w.pad,
+                                 w.pad);
+      } else {
+        ext = pool<red::sum>(in, w.kh, w.kw, w.stride, w.stride, w.pad, w.pad);
+        if (std::string(type) == "avg_pooling") {
+          ext *= 1.0 / double(w.kh * w.kw);
+        }
+      }
+      ExpectNear(net.out(0).data,
+                 std::vector<double>(ext.dptr_, ext.dptr_ + ext.shape_.Size()),
+                 what + " vs pool()");
+      if (std::string(type) == "max_pooling") {
+        FillRandom(net.out(0).grad, 4);
+        net.layer().Backprop(true);
+        TensorContainer<cpu, 4, double> grad(in.shape_, 0.0, false);
+        grad = unpool<red::maximum>(in, net.out(0).data, net.out(0).grad, w.kh,
+                                    w.kw, w.stride, w.stride, w.pad, w.pad);
+        ExpectNear(
+            net.in(0).grad,
+            std::vector<double>(grad.dptr_, grad.dptr_ + grad.shape_.Size()),
+            what + " vs unpool()");
+      }
+    }
+  }
+}
+
+TEST(PoolingLayerTest, BadParametersNameLayerAndKey) {
+  std::string e = ErrorOf([] {
+    CreateLayer<cpu, float>("max_pooling", "pool1", {{"stride", "2"}});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'pool1' (max_pooling)"));
+  EXPECT_THAT(e, HasSubstr("'kernel_size'"));
+  e = ErrorOf([] {
+    CreateLayer<cpu, float>("avg_pooling", "pool1",
+                            {{"kernel_size", "2"}, {"pad", "2"}});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'pool1' (avg_pooling)"));
+  EXPECT_THAT(e, HasSubstr("'pad' (2, 2) must be less than 'kernel_size'"));
+  e = ErrorOf([] {
+    CreateLayer<cpu, float>("max_pooling", "pool1", {{"kernel_size", "5"}})
+        ->InferShapes({Shape4(2, 3, 4, 4)});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'pool1' (max_pooling)"));
+  EXPECT_THAT(e, HasSubstr("[(2,3,4,4)]"));
+  EXPECT_THAT(e, HasSubstr("'kernel_size' 5x5"));
+}
+
+// ---------------------------------------------------------------- lrn
+
+TEST(LrnLayerTest, ForwardMatchesNaive) {
+  // The layer holds its parameters as float.
+  const double alpha = double(0.3f), beta = 0.75, knorm = 1.5;
+  for (index_t size : {1, 3, 5}) {
+    Net net("lrn",
+            {{"local_size", std::to_string(size)},
+             {"alpha", "0.3"},
+             {"beta", "0.75"},
+             {"knorm", "1.5"}},
+            {Shape4(2, 4, 3, 2)});
+    FillRandom(net.in(0).data, 9);
+    net.layer().Forward(true);
+    const Tensor<cpu, 4, double> in = net.in(0).data;
+    std::vector<double> want;
+    for (index_t n = 0; n < 2; ++n) {
+      for (index_t c = 0; c < 4; ++c) {
+        for (index_t y = 0; y < 3; ++y) {
+          for (index_t x = 0; x < 2; ++x) {
+            double sum = 0;
+            for (index_t d = c - size / 2; d <= c + size / 2; ++d) {
+              if (d >= 0 && d < 4)
+                sum += At(in, n, d, y, x) * At(in, n, d, y, x);
+            }
+            const double norm = knorm + alpha / double(size) * sum;
+            want.push_back(At(in, n, c, y, x) * std::pow(norm, -beta));
+          }
+        }
+      }
+    }
+    ExpectNear(net.out(0).data, want, "lrn " + std::to_string(size));
+  }
+  const std::string e = ErrorOf([] {
+    CreateLayer<cpu, float>("lrn", "norm1", {{"local_size", "4"}});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'norm1' (lrn)"));
+  EXPECT_THAT(e, HasSubstr("'local_size': expected an odd number"));
+}
+
+// ---------------------------------------------------------------- batch_norm
+
+// Per-channel mean and biased variance of a node (channel axis 1, or 3 for
+// a matrix).
+void NaiveStats(const Tensor<cpu, 4, double>& in, std::vector<double>* mean,
+                std::vector<double>* var) {
+  const bool matrix = in.size(1) == 1 && in.size(2) == 1;
+  const index_t channels = matrix ? in.size(3) : in.size(1);
+  mean->assign(channels, 0.0);
+  var->assign(channels, 0.0);
+  std::vector<double> count(channels, 0.0);
+  auto channel = [&](index_t c, index_t x) { return matrix ? x : c; };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (index_t n = 0; n < in.size(0); ++n) {
+      for (index_t c = 0; c < in.size(1); ++c) {
+        for (index_t y = 0; y < in.size(2); ++y) {
+          for (index_t x = 0; x < in.size(3); ++x) {
+            const index_t k = channel(c, x);
+            const double v = At(in, n, c, y, x);
+            if (pass == 0) {
+              (*mean)[k] += v;
+              count[k] += 1;
+            } else {
+              (*var)[k] += (v - (*mean)[k]) * (v - (*mean)[k]);
+            }
+          }
+        }
+      }
+    }
+    for (index_t k = 0; k < channels; ++k) {
+      if (pass == 0) (*mean)[k] /= count[k];
+      if (pass == 1) (*var)[k] /= count[k];
+    }
+  }
+}
+
+std::vector<double> NaiveNormalize(const Tensor<cpu, 4, double>& in,
+                                   const std::vector<double>& mean,
+                                   const std::vector<double>& var,
+                                   const Tensor<cpu, 1, double>& gamma,
+                                   const Tensor<cpu, 1, double>& beta,
+                                   double eps) {
+  const bool matrix = in.size(1) == 1 && in.size(2) == 1;
+  std::vector<double> out;
+  for (index_t n = 0; n < in.size(0); ++n) {
+    for (index_t c = 0; c < in.size(1); ++c) {
+      for (index_t y = 0; y < in.size(2); ++y) {
+        for (index_t x = 0; x < in.size(3); ++x) {
+          const index_t k = matrix ? x : c;
+          out.push_back(gamma[k] * (At(in, n, c, y, x) - mean[k]) /
+                            std::sqrt(var[k] + eps) +
+                        beta[k]);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(BatchNormLayerTest, TrainAndTestModesMatchNaive) {
+  // The layer holds its parameters as float.
+  const double eps = double(1e-3f), momentum = double(0.8f);
+  for (const Shape<4>& shape : {Shape4(3, 2, 2, 3), Shape4(5, 1, 1, 4)}) {
+    Net net("batch_norm",
+            {{"eps", "0.001"},
+             {"bn_momentum", "0.8"},
+             {"init_slope", "1.5"},
+             {"init_bias", "-0.25"}},
+            {shape});
+    std::vector<WeightRef<cpu, double>> w = net.layer().Weights();
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_EQ(w[0].name, "batch_norm0.gamma");
+    EXPECT_EQ(w[1].name, "batch_norm0.beta");
+    FillRandom(w[0].data, 21);  // gamma and beta away from their defaults
+    FillRandom(w[1].data, 22);
+    std::vector<StateRef<cpu, double>> states = net.layer().States();
+    ASSERT_EQ(states.size(), 2u);
+    EXPECT_EQ(states[0].name, "batch_norm0.moving_mean");
+    EXPECT_EQ(states[1].name, "batch_norm0.moving_var");
+    const index_t channels = w[0].data.size(0);
+    std::vector<double> moving_mean(channels, 0.0), moving_var(channels, 1.0);
+    for (unsigned seed : {1u, 2u, 3u}) {  // training batches
+      FillRandom(net.in(0).data, seed);
+      net.in(0).data *= double(seed);  // different scales per batch
+      net.layer().Forward(true);
+      std::vector<double> mean, var;
+      NaiveStats(net.in(0).data, &mean, &var);
+      ExpectNear(
+          net.out(0).data,
+          NaiveNormalize(net.in(0).data, mean, var, w[0].data, w[1].data, eps),
+          "train");
+      for (index_t k = 0; k < channels; ++k) {
+        moving_mean[k] = momentum * moving_mean[k] + (1 - momentum) * mean[k];
+        moving_var[k] = momentum * moving_var[k] + (1 - momentum) * var[k];
+        EXPECT_NEAR(states[0].data[k], moving_mean[k], 1e-12);
+        EXPECT_NEAR(states[1].data[k], moving_var[k], 1e-12);
+      }
+    }
+    // Test mode: the moving averages, which Forward(false) leaves alone.
+    FillRandom(net.in(0).data, 4);
+    net.layer().Forward(false);
+    ExpectNear(net.out(0).data,
+               NaiveNormalize(net.in(0).data, moving_mean, moving_var,
+                              w[0].data, w[1].data, eps),
+               "test");
+    EXPECT_NEAR(states[0].data[0], moving_mean[0], 1e-12);
+    // Test-mode gradient: gamma / sqrt(moving_var + eps) * grad.
+    FillRandom(net.out(0).grad, 5);
+    net.layer().Backprop(true);
+    const bool matrix = shape[1] == 1;
+    for (index_t i = 0; i < shape.Size(); ++i) {
+      const index_t k =
+          matrix ? i % shape[3] : (i / (shape[2] * shape[3])) % shape[1];
+      EXPECT_NEAR(net.in(0).grad.dptr_[i],
+                  w[0].data[k] / std::sqrt(moving_var[k] + eps) *
+                      net.out(0).grad.dptr_[i],
+                  1e-12);
+    }
+    // InitWeights resets the states.
+    net.layer().InitWeights(&net.rnd());
+    EXPECT_EQ(states[0].data[0], 0.0);
+    EXPECT_EQ(states[1].data[0], 1.0);
+  }
+  const std::string e = ErrorOf([] {
+    CreateLayer<cpu, float>("batch_norm", "bn1", {{"bn_momentum", "1.5"}});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'bn1' (batch_norm)"));
+  EXPECT_THAT(e, HasSubstr("'bn_momentum'"));
+}
+
+TEST(BatchNormLayerTest, StatesSurviveABatchSizeChange) {
+  auto bn = CreateLayer<cpu, float>("batch_norm", "bn1", {});
+  bn->InferShapes({Shape4(4, 3, 2, 2)});
+  bn->States()[0].data = 0.5f;
+  const float* before = bn->States()[0].data.dptr_;
+  bn->InferShapes({Shape4(7, 3, 2, 2)});
+  EXPECT_EQ(bn->States()[0].data.dptr_, before);
+  EXPECT_EQ(bn->States()[0].data[2], 0.5f);
+  auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "2"}});
+  fc->InferShapes({Shape4(4, 1, 1, 3)});
+  EXPECT_TRUE(fc->States().empty());
+}
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra

@@ -1,0 +1,268 @@
+// CPU kernels of spatial_ops.h, instantiated for float and double.
+#include "layers/spatial_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "tensor/threads.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+// Work (elements touched) below which a kernel stays on the calling thread.
+constexpr index_t kMinParallelWork = index_t(1) << 15;
+
+// Calls fn(begin, end) on ranges covering [0, count), on the thread pool
+// when count * work_per_item is large. Ranges never share an item.
+template <typename Fn>
+void ForRanges(index_t count, index_t work_per_item, const Fn& fn) {
+  const index_t threads = GetNumThreads();
+  index_t tasks = 1;
+  if (threads > 1 && count > 1 && count * work_per_item >= kMinParallelWork) {
+    tasks = std::min<index_t>(count, 4 * threads);
+  }
+  if (tasks == 1) {
+    fn(index_t(0), count);
+    return;
+  }
+  ParallelFor(int(tasks),
+              [&](int t) { fn(count * t / tasks, count * (t + 1) / tasks); });
+}
+
+// The outputs o in [lo, hi) of a row whose input index o * stride + offset
+// lies in [0, size), clipped to [0, count).
+void ValidRange(index_t offset, index_t stride, index_t size, index_t count,
+                index_t* lo, index_t* hi) {
+  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  *hi = size - offset <= 0 ? 0 : (size - offset + stride - 1) / stride;
+  *lo = std::min(*lo, count);
+  *hi = std::max(*lo, std::min(*hi, count));
+}
+
+// Copies (kAdd false) image plane `img` into the rows of its channel in the
+// patch matrix, or adds (kAdd true) those rows back into the plane.
+template <bool kAdd, typename DType>
+void WalkPlane(const ConvGeometry& g, index_t c, DType* img, DType* col,
+               index_t ld) {
+  const index_t oh = g.out_height, ow = g.out_width;
+  for (index_t i = 0; i < g.kernel_y; ++i) {
+    for (index_t j = 0; j < g.kernel_x; ++j) {
+      DType* rows = col + ((c * g.kernel_y + i) * g.kernel_x + j) * ld;
+      const index_t x0 = j * g.dilate_x - g.pad_x;
+      index_t lo, hi;
+      ValidRange(x0, g.stride_x, g.width, ow, &lo, &hi);
+      for (index_t oy = 0; oy < oh; ++oy) {
+        DType* d = rows + oy * ow;
+        const index_t y = oy * g.stride_y - g.pad_y + i * g.dilate_y;
+        if (y < 0 || y >= g.height) {
+          if (!kAdd) std::fill(d, d + ow, DType(0));
+          continue;
+        }
+        DType* s = img + y * g.width;
+        if (kAdd) {
+          for (index_t ox = lo; ox < hi; ++ox) s[ox * g.stride_x + x0] += d[ox];
+        } else {
+          std::fill(d, d + lo, DType(0));
+          if (g.stride_x == 1) {
+            std::memcpy(d + lo, s + lo + x0, sizeof(DType) * (hi - lo));
+          } else {
+            for (index_t ox = lo; ox < hi; ++ox) {
+              d[ox] = s[ox * g.stride_x + x0];
+            }
+          }
+          std::fill(d + hi, d + ow, DType(0));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <typename DType>
+void Im2Col(const ConvGeometry& g, Tensor<cpu, 4, DType> images,
+            Tensor<cpu, 2, DType> col) {
+  const index_t num = images.size(0), plane = g.height * g.width;
+  const index_t ld = col.stride_;
+  ForRanges(num * g.channels, g.kernel_y * g.kernel_x * g.OutPixels(),
+            [&](index_t begin, index_t end) {
+              for (index_t p = begin; p < end; ++p) {
+                const index_t n = p / g.channels, c = p % g.channels;
+                WalkPlane<false>(g, c, images.dptr_ + p * plane,
+                                 col.dptr_ + n * g.OutPixels(), ld);
+              }
+            });
+}
+
+template <typename DType>
+void Col2Im(const ConvGeometry& g, Tensor<cpu, 2, DType> col,
+            Tensor<cpu, 4, DType> images) {
+  const index_t num = images.size(0), plane = g.height * g.width;
+  const index_t ld = col.stride_;
+  ForRanges(num * g.channels, g.kernel_y * g.kernel_x * g.OutPixels(),
+            [&](index_t begin, index_t end) {
+              for (index_t p = begin; p < end; ++p) {
+                const index_t n = p / g.channels, c = p % g.channels;
+                DType* img = images.dptr_ + p * plane;
+                std::fill(img, img + plane, DType(0));
+                WalkPlane<true>(g, c, img, col.dptr_ + n * g.OutPixels(), ld);
+              }
+            });
+}
+
+template <typename DType>
+void ChannelsToBatch(Tensor<cpu, 2, DType> src, Tensor<cpu, 1, DType> bias,
+                     Tensor<cpu, 3, DType> dst) {
+  const index_t num = dst.size(0), channels = dst.size(1), pixels = dst.size(2);
+  ForRanges(num * channels, pixels, [&](index_t begin, index_t end) {
+    for (index_t q = begin; q < end; ++q) {
+      const index_t n = q / channels, c = q % channels;
+      const DType* s = src.dptr_ + c * src.stride_ + n * pixels;
+      DType* d = dst.dptr_ + q * pixels;
+      if (bias.dptr_ == nullptr) {
+        std::memcpy(d, s, sizeof(DType) * pixels);
+      } else {
+        const DType b = bias.dptr_[c];
+        for (index_t p = 0; p < pixels; ++p) d[p] = s[p] + b;
+      }
+    }
+  });
+}
+
+template <typename DType>
+void BatchToChannels(Tensor<cpu, 3, DType> src, Tensor<cpu, 2, DType> dst) {
+  const index_t num = src.size(0), channels = src.size(1), pixels = src.size(2);
+  ForRanges(num * channels, pixels, [&](index_t begin, index_t end) {
+    for (index_t q = begin; q < end; ++q) {
+      const index_t n = q / channels, c = q % channels;
+      std::memcpy(dst.dptr_ + c * dst.stride_ + n * pixels,
+                  src.dptr_ + q * pixels, sizeof(DType) * pixels);
+    }
+  });
+}
+
+index_t PooledSize(index_t size, index_t kernel, index_t stride, index_t pad) {
+  const index_t padded = size + 2 * pad;
+  index_t out = std::min(padded - kernel + stride - 1, padded - 1) / stride + 1;
+  if (pad > 0 && (out - 1) * stride >= size + pad) --out;
+  return out;
+}
+
+namespace {
+
+// The window of output (oy, ox) clipped to the image: rows [y0, y1),
+// columns [x0, x1).
+struct Clipped {
+  index_t y0, y1, x0, x1;
+};
+inline Clipped ClipWindow(const PoolWindow& w, index_t height, index_t width,
+                          index_t oy, index_t ox) {
+  const index_t ys = oy * w.stride_y - w.pad_y;
+  const index_t xs = ox * w.stride_x - w.pad_x;
+  return {std::max<index_t>(ys, 0), std::min(ys + w.kernel_y, height),
+          std::max<index_t>(xs, 0), std::min(xs + w.kernel_x, width)};
+}
+
+}  // namespace
+
+template <typename DType>
+void PoolForward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
+                 Tensor<cpu, 4, DType> out) {
+  const index_t h = in.size(2), wd = in.size(3);
+  const index_t oh = out.size(2), ow = out.size(3);
+  const DType scale = kind == PoolKind::kAvg
+                          ? DType(1) / DType(w.kernel_y * w.kernel_x)
+                          : DType(1);
+  ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
+    for (index_t p = begin; p < end; ++p) {
+      const DType* src = in.dptr_ + p * h * wd;
+      DType* dst = out.dptr_ + p * oh * ow;
+      for (index_t oy = 0; oy < oh; ++oy) {
+        for (index_t ox = 0; ox < ow; ++ox) {
+          const Clipped c = ClipWindow(w, h, wd, oy, ox);
+          DType r;
+          if (kind == PoolKind::kMax) {
+            r = std::numeric_limits<DType>::lowest();
+            for (index_t y = c.y0; y < c.y1; ++y) {
+              for (index_t x = c.x0; x < c.x1; ++x) {
+                r = std::max(r, src[y * wd + x]);
+              }
+            }
+          } else {
+            r = DType(0);
+            for (index_t y = c.y0; y < c.y1; ++y) {
+              for (index_t x = c.x0; x < c.x1; ++x) r += src[y * wd + x];
+            }
+            r *= scale;
+          }
+          dst[oy * ow + ox] = r;
+        }
+      }
+    }
+  });
+}
+
+template <typename DType>
+void PoolBackward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
+                  Tensor<cpu, 4, DType> out, Tensor<cpu, 4, DType> out_grad,
+                  Tensor<cpu, 4, DType> in_grad) {
+  const index_t h = in.size(2), wd = in.size(3);
+  const index_t oh = out.size(2), ow = out.size(3);
+  const DType scale = kind == PoolKind::kAvg
+                          ? DType(1) / DType(w.kernel_y * w.kernel_x)
+                          : DType(1);
+  ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
+    for (index_t p = begin; p < end; ++p) {
+      const DType* src = in.dptr_ + p * h * wd;
+      const DType* pooled = out.dptr_ + p * oh * ow;
+      const DType* grad = out_grad.dptr_ + p * oh * ow;
+      DType* dst = in_grad.dptr_ + p * h * wd;
+      std::fill(dst, dst + h * wd, DType(0));
+      for (index_t oy = 0; oy < oh; ++oy) {
+        for (index_t ox = 0; ox < ow; ++ox) {
+          const Clipped c = ClipWindow(w, h, wd, oy, ox);
+          const DType g = grad[oy * ow + ox];
+          if (kind == PoolKind::kMax) {
+            const DType m = pooled[oy * ow + ox];
+            for (index_t y = c.y0; y < c.y1; ++y) {
+              for (index_t x = c.x0; x < c.x1; ++x) {
+                if (src[y * wd + x] == m) dst[y * wd + x] += g;
+              }
+            }
+          } else {
+            const DType gs = g * scale;
+            for (index_t y = c.y0; y < c.y1; ++y) {
+              for (index_t x = c.x0; x < c.x1; ++x) dst[y * wd + x] += gs;
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+#define UMBRA_SPATIAL_OPS_INSTANTIATE(DType)                                \
+  template void Im2Col<DType>(const ConvGeometry&, Tensor<cpu, 4, DType>,   \
+                              Tensor<cpu, 2, DType>);                       \
+  template void Col2Im<DType>(const ConvGeometry&, Tensor<cpu, 2, DType>,   \
+                              Tensor<cpu, 4, DType>);                       \
+  template void ChannelsToBatch<DType>(                                     \
+      Tensor<cpu, 2, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>); \
+  template void BatchToChannels<DType>(Tensor<cpu, 3, DType>,               \
+                                       Tensor<cpu, 2, DType>);              \
+  template void PoolForward<DType>(PoolKind, const PoolWindow&,             \
+                                   Tensor<cpu, 4, DType>,                   \
+                                   Tensor<cpu, 4, DType>);                  \
+  template void PoolBackward<DType>(                                        \
+      PoolKind, const PoolWindow&, Tensor<cpu, 4, DType>,                   \
+      Tensor<cpu, 4, DType>, Tensor<cpu, 4, DType>, Tensor<cpu, 4, DType>)
+
+UMBRA_SPATIAL_OPS_INSTANTIATE(float);
+UMBRA_SPATIAL_OPS_INSTANTIATE(double);
+
+#undef UMBRA_SPATIAL_OPS_INSTANTIATE
+
+}  // namespace layers
+}  // namespace umbra
