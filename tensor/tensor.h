@@ -21,6 +21,7 @@
 #include "tensor/dot.h"
 #include "tensor/expr_engine.h"
 #include "tensor/expression.h"
+#include "tensor/extension/extension.h"
 #include "tensor/memory.h"
 #include "tensor/operators.h"
 #include "tensor/packet.h"

@@ -8,10 +8,15 @@ _LIB_DIR = "%{lib_dir}"
 
 _LINKOPTS = ["-L" + _LIB_DIR, "-Wl,-rpath," + _LIB_DIR] if _LIB_DIR else []
 
+# Every toolkit header; files with extensions cc_library does not know as
+# headers (.cuh, the extension-less CCCL ones) are textual.
+_HEADERS = glob(["include/**/*.h", "include/**/*.hpp", "include/**/*.inl"])
+
 cc_library(
     name = "cuda_headers",
-    hdrs = glob(["include/*.h", "include/crt/**", "include/cuda/**", "include/nv/**"]),
+    hdrs = _HEADERS,
     includes = ["include"],
+    textual_hdrs = glob(["include/**"], exclude = _HEADERS),
 )
 
 [
