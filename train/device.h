@@ -37,7 +37,8 @@ DeviceChoice ParseDevice(absl::string_view text);
 // Whether this binary was built with --config=cuda.
 bool BuiltWithCuda();
 
-// Prepares the device: the CPU thread count (`nthread`, 0: one per core).
+// Prepares the device: the CPU thread count (`nthread`, 0: one per core)
+// and flush-to-zero for denormal floats on this thread.
 // A GPU in a build without CUDA is a DeviceError that says to rebuild with
 // `bazel run --config=cuda //train -- ...`; in a CUDA build it says that
 // the layers have no GPU implementations yet.

@@ -32,9 +32,11 @@ std::string Prefix(const std::string& path) {
   return absl::StrCat("checkpoint '", path, "': ");
 }
 
-// Copies `proto` into `weight` after checking the shape.
+// Copies `proto` into `weight` (a WeightRef or StateRef) after checking
+// the shape.
+template <typename Ref>
 void LoadWeight(const TensorProto& proto, const std::string& path,
-                const layers::WeightRef<cpu, float>& weight) {
+                const Ref& weight) {
   const std::vector<int64_t> want = Dims(weight.shape);
   if (ProtoDims(proto) != want) {
     throw CheckpointError(
@@ -44,6 +46,29 @@ void LoadWeight(const TensorProto& proto, const std::string& path,
   }
   ReadTensorProto(proto, weight.data.dptr_, weight.data.shape_[0],
                   Prefix(path) + "weight '" + weight.name + "'");
+}
+
+// Loads every one of `refs` from `protos`, which must hold exactly them.
+template <typename Ref>
+void LoadExactly(const google::protobuf::RepeatedPtrField<TensorProto>& protos,
+                 const std::vector<Ref>& refs, const std::string& what,
+                 const std::string& path) {
+  std::map<std::string, const TensorProto*> saved;
+  for (const TensorProto& proto : protos) saved[proto.name()] = &proto;
+  for (const Ref& ref : refs) {
+    auto it = saved.find(ref.name);
+    if (it == saved.end()) {
+      throw CheckpointError(
+          absl::StrCat(Prefix(path), "it has no ", what, " '", ref.name,
+                       "': the checkpoint is of another net"));
+    }
+    LoadWeight(*it->second, path, ref);
+  }
+  if (saved.size() != refs.size()) {
+    throw CheckpointError(absl::StrCat(
+        Prefix(path), "it has ", saved.size(), " ", what, "s; this net has ",
+        refs.size(), ": the checkpoint is of another net"));
+  }
 }
 
 }  // namespace
@@ -59,6 +84,10 @@ void SaveNetWeights(Network* net, Checkpoint* checkpoint) {
     *checkpoint->add_weights() =
         MakeTensorProto(weight.name, Dims(weight.shape), weight.data.dptr_,
                         weight.data.shape_[0]);
+  }
+  for (const auto& state : net->States()) {
+    *checkpoint->add_states() = MakeTensorProto(
+        state.name, Dims(state.shape), state.data.dptr_, state.data.shape_[0]);
   }
 }
 
@@ -79,25 +108,8 @@ void LoadNetWeights(const Checkpoint& checkpoint, const std::string& path,
         absl::StrJoin(saved_layers, " "), "; this net's are ",
         absl::StrJoin(layers, " ")));
   }
-  std::map<std::string, const TensorProto*> saved;
-  for (const TensorProto& proto : checkpoint.weights()) {
-    saved[proto.name()] = &proto;
-  }
-  const auto weights = net->Weights();
-  for (const auto& weight : weights) {
-    auto it = saved.find(weight.name);
-    if (it == saved.end()) {
-      throw CheckpointError(
-          absl::StrCat(Prefix(path), "it has no weight '", weight.name,
-                       "': the checkpoint is of another net"));
-    }
-    LoadWeight(*it->second, path, weight);
-  }
-  if (saved.size() != weights.size()) {
-    throw CheckpointError(absl::StrCat(
-        Prefix(path), "it has ", saved.size(), " weights; this net has ",
-        weights.size(), ": the checkpoint is of another net"));
-  }
+  LoadExactly(checkpoint.weights(), net->Weights(), "weight", path);
+  LoadExactly(checkpoint.states(), net->States(), "state", path);
 }
 
 std::vector<std::string> LoadWeightsByName(const Checkpoint& checkpoint,
@@ -120,6 +132,14 @@ std::vector<std::string> LoadWeightsByName(const Checkpoint& checkpoint,
     }
     LoadWeight(*it->second, path, weight);
     loaded.push_back(weight.name);
+  }
+  for (const TensorProto& proto : checkpoint.states())
+    saved[proto.name()] = &proto;
+  for (const auto& state : net->States()) {
+    auto it = saved.find(state.name);
+    if (it != saved.end() && ProtoDims(*it->second) == Dims(state.shape)) {
+      LoadWeight(*it->second, path, state);
+    }
   }
   return loaded;
 }

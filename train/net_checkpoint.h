@@ -25,18 +25,20 @@
 namespace umbra {
 namespace train {
 
-// Adds the net's layers (name, type) and every weight to `checkpoint`.
+// Adds the net's layers (name, type), every weight and every layer state
+// (moving averages) to `checkpoint`.
 void SaveNetWeights(Network* net, Checkpoint* checkpoint);
 
 // Loads every weight of `net` from `checkpoint` (read from `path`), which
-// must come from the same net: the same layers and the same weights with
-// the same shapes. Throws CheckpointError otherwise; `net` may then be
-// partly loaded.
+// must come from the same net: the same layers, and the same weights and
+// layer states with the same shapes. Throws CheckpointError otherwise; `net`
+// may then be partly loaded.
 void LoadNetWeights(const Checkpoint& checkpoint, const std::string& path,
                     Network* net);
 
 // Loads the weights whose names ("<layer>.<tag>") the checkpoint has, for
-// finetuning; returns their names. A weight of the same name and another
+// finetuning, and the layer states of matching name and shape; returns the
+// weights' names. A weight of the same name and another
 // shape is a CheckpointError (rename the layer to train it afresh).
 std::vector<std::string> LoadWeightsByName(const Checkpoint& checkpoint,
                                            const std::string& path,

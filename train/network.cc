@@ -296,6 +296,14 @@ std::vector<layers::WeightRef<cpu, float>> Network::Weights() {
   return all;
 }
 
+std::vector<layers::StateRef<cpu, float>> Network::States() {
+  std::vector<layers::StateRef<cpu, float>> all;
+  for (auto& layer : layers_) {
+    for (auto& state : layer->States()) all.push_back(state);
+  }
+  return all;
+}
+
 int64_t Network::NumParameters() {
   int64_t total = 0;
   for (const auto& weight : Weights()) total += weight.shape.Size();

@@ -86,6 +86,8 @@ class Network {
 
   // Every weight of every layer, in layer order.
   std::vector<layers::WeightRef<cpu, float>> Weights();
+  // Every layer's untrained state (moving averages), in layer order.
+  std::vector<layers::StateRef<cpu, float>> States();
   int64_t NumParameters();
   const std::vector<std::unique_ptr<LayerType>>& layers() const {
     return layers_;

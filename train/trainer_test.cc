@@ -55,20 +55,37 @@ std::vector<std::string> StateBytes(const Checkpoint& checkpoint) {
   for (const TensorProto& t : checkpoint.weights()) {
     bytes.push_back(t.name() + "=" + t.data());
   }
+  for (const TensorProto& t : checkpoint.states()) {
+    bytes.push_back(t.name() + "=" + t.data());
+  }
   for (const TensorProto& t : checkpoint.updater().tensors()) {
     bytes.push_back(t.name() + "=" + t.data());
   }
   return bytes;
 }
 
-TEST(TrainerTest, ResumeIsBitIdentical) {
+// The blobs net with a batch_norm layer (moving averages to save).
+std::string BatchNormConfig(const std::string& dir) {
+  std::string config = BlobsConfig(dir);
+  config.replace(config.find("layer[h->h] = relu"), 18,
+                 "layer[h->h] = batch_norm:bn1\nlayer[h->h] = relu");
+  return config;
+}
+
+class ResumeTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ResumeTest, IsBitIdentical) {
+  const bool batch_norm = GetParam();
+  auto config = [&](const std::string& dir) {
+    return batch_norm ? BatchNormConfig(dir) : BlobsConfig(dir);
+  };
   const std::string whole = NewTestDir("resume_whole");
-  const std::string whole_out = RunTrainer(whole, BlobsConfig(whole), {});
+  const std::string whole_out = RunTrainer(whole, config(whole), {});
 
   const std::string split = NewTestDir("resume_split");
-  RunTrainer(split, BlobsConfig(split), {"num_round=2"});
+  RunTrainer(split, config(split), {"num_round=2"});
   const std::string resumed_out =
-      RunTrainer(split, BlobsConfig(split), {"continue=1"});
+      RunTrainer(split, config(split), {"continue=1"});
   EXPECT_NE(resumed_out.find("[3]"), std::string::npos) << resumed_out;
   EXPECT_EQ(resumed_out.find("[2]"), std::string::npos) << resumed_out;
 
@@ -78,6 +95,7 @@ TEST(TrainerTest, ResumeIsBitIdentical) {
   EXPECT_EQ(a.rng().data_passes(), 4);
   EXPECT_EQ(b.rng().data_passes(), 4);
   EXPECT_EQ(b.metrics_size(), 4);
+  EXPECT_EQ(b.states_size(), batch_norm ? 2 : 0);
   const std::vector<std::string> wa = StateBytes(a), wb = StateBytes(b);
   ASSERT_EQ(wa.size(), wb.size());
   ASSERT_FALSE(wa.empty());
@@ -86,7 +104,10 @@ TEST(TrainerTest, ResumeIsBitIdentical) {
   }
   EXPECT_EQ(LastMetric(whole_out, "test-logloss"),
             LastMetric(resumed_out, "test-logloss"));
+  EXPECT_LE(LastMetric(resumed_out, "test-error"), 0.02) << resumed_out;
 }
+
+INSTANTIATE_TEST_SUITE_P(PlainAndBatchNorm, ResumeTest, ::testing::Bool());
 
 TEST(TrainerTest, PredEvalAndFinetune) {
   const std::string dir = NewTestDir("tasks");
