@@ -41,6 +41,28 @@ void ValidRange(index_t offset, index_t stride, index_t size, index_t count,
   *hi = std::max(*lo, std::min(*hi, count));
 }
 
+// d[o] = s[o * stride] for o in [0, n); restrict-qualified so that the
+// stride-1 case vectorises.
+template <typename DType>
+inline void CopyRow(const DType* __restrict s, index_t stride, index_t n,
+                    DType* __restrict d) {
+  if (stride == 1) {
+    for (index_t o = 0; o < n; ++o) d[o] = s[o];
+  } else {
+    for (index_t o = 0; o < n; ++o) d[o] = s[o * stride];
+  }
+}
+// s[o * stride] += d[o] for o in [0, n).
+template <typename DType>
+inline void AddRow(const DType* __restrict d, index_t stride, index_t n,
+                   DType* __restrict s) {
+  if (stride == 1) {
+    for (index_t o = 0; o < n; ++o) s[o] += d[o];
+  } else {
+    for (index_t o = 0; o < n; ++o) s[o * stride] += d[o];
+  }
+}
+
 // Copies (kAdd false) image plane `img` into the rows of its channel in the
 // patch matrix, or adds (kAdd true) those rows back into the plane.
 template <bool kAdd, typename DType>
@@ -60,19 +82,14 @@ void WalkPlane(const ConvGeometry& g, index_t c, DType* img, DType* col,
           if (!kAdd) std::fill(d, d + ow, DType(0));
           continue;
         }
-        DType* s = img + y * g.width;
+        // Input pixel of output lo: row y, column lo * stride_x + x0 >= 0.
+        DType* s = img + y * g.width + lo * g.stride_x + x0;
         if (kAdd) {
-          for (index_t ox = lo; ox < hi; ++ox) s[ox * g.stride_x + x0] += d[ox];
+          AddRow(d + lo, g.stride_x, hi - lo, s);
         } else {
-          std::fill(d, d + lo, DType(0));
-          if (g.stride_x == 1) {
-            std::memcpy(d + lo, s + lo + x0, sizeof(DType) * (hi - lo));
-          } else {
-            for (index_t ox = lo; ox < hi; ++ox) {
-              d[ox] = s[ox * g.stride_x + x0];
-            }
-          }
-          std::fill(d + hi, d + ow, DType(0));
+          for (index_t ox = 0; ox < lo; ++ox) d[ox] = DType(0);
+          CopyRow(s, g.stride_x, hi - lo, d + lo);
+          for (index_t ox = hi; ox < ow; ++ox) d[ox] = DType(0);
         }
       }
     }
@@ -165,6 +182,70 @@ inline Clipped ClipWindow(const PoolWindow& w, index_t height, index_t width,
           std::max<index_t>(xs, 0), std::min(xs + w.kernel_x, width)};
 }
 
+// Whether the windows are 2x2 with stride 2 and no padding and tile the
+// plane exactly (even height and width): the common case, with its own
+// loops in which every input element belongs to exactly one window.
+inline bool IsExact2x2(const PoolWindow& w, index_t height, index_t width) {
+  return w.kernel_y == 2 && w.kernel_x == 2 && w.stride_y == 2 &&
+         w.stride_x == 2 && w.pad_y == 0 && w.pad_x == 0 && height % 2 == 0 &&
+         width % 2 == 0;
+}
+
+template <typename DType>
+void Pool2x2Forward(PoolKind kind, const DType* __restrict src, index_t height,
+                    index_t width, DType* __restrict dst) {
+  const index_t ow = width / 2;
+  for (index_t oy = 0; oy < height / 2; ++oy) {
+    const DType* r0 = src + 2 * oy * width;
+    const DType* r1 = r0 + width;
+    DType* d = dst + oy * ow;
+    if (kind == PoolKind::kMax) {
+      for (index_t ox = 0; ox < ow; ++ox) {
+        const DType a = std::max(r0[2 * ox], r0[2 * ox + 1]);
+        const DType b = std::max(r1[2 * ox], r1[2 * ox + 1]);
+        d[ox] = std::max(a, b);
+      }
+    } else {
+      const DType scale = kind == PoolKind::kAvg ? DType(0.25) : DType(1);
+      for (index_t ox = 0; ox < ow; ++ox) {
+        d[ox] =
+            (r0[2 * ox] + r0[2 * ox + 1] + r1[2 * ox] + r1[2 * ox + 1]) * scale;
+      }
+    }
+  }
+}
+
+template <typename DType>
+void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
+                     const DType* __restrict pooled,
+                     const DType* __restrict grad, index_t height,
+                     index_t width, DType* __restrict dst) {
+  const index_t ow = width / 2;
+  const DType scale = kind == PoolKind::kAvg ? DType(0.25) : DType(1);
+  for (index_t oy = 0; oy < height / 2; ++oy) {
+    const DType* s0 = src + 2 * oy * width;
+    const DType* s1 = s0 + width;
+    const DType* m = pooled + oy * ow;
+    const DType* g = grad + oy * ow;
+    DType* d0 = dst + 2 * oy * width;
+    DType* d1 = d0 + width;
+    if (kind == PoolKind::kMax) {
+      for (index_t ox = 0; ox < ow; ++ox) {
+        const DType mx = m[ox], gx = g[ox];
+        d0[2 * ox] = s0[2 * ox] == mx ? gx : DType(0);
+        d0[2 * ox + 1] = s0[2 * ox + 1] == mx ? gx : DType(0);
+        d1[2 * ox] = s1[2 * ox] == mx ? gx : DType(0);
+        d1[2 * ox + 1] = s1[2 * ox + 1] == mx ? gx : DType(0);
+      }
+    } else {
+      for (index_t ox = 0; ox < ow; ++ox) {
+        const DType gx = g[ox] * scale;
+        d0[2 * ox] = d0[2 * ox + 1] = d1[2 * ox] = d1[2 * ox + 1] = gx;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 template <typename DType>
@@ -175,10 +256,15 @@ void PoolForward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
   const DType scale = kind == PoolKind::kAvg
                           ? DType(1) / DType(w.kernel_y * w.kernel_x)
                           : DType(1);
+  const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
     for (index_t p = begin; p < end; ++p) {
       const DType* src = in.dptr_ + p * h * wd;
       DType* dst = out.dptr_ + p * oh * ow;
+      if (exact_2x2) {
+        Pool2x2Forward(kind, src, h, wd, dst);
+        continue;
+      }
       for (index_t oy = 0; oy < oh; ++oy) {
         for (index_t ox = 0; ox < ow; ++ox) {
           const Clipped c = ClipWindow(w, h, wd, oy, ox);
@@ -213,12 +299,17 @@ void PoolBackward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
   const DType scale = kind == PoolKind::kAvg
                           ? DType(1) / DType(w.kernel_y * w.kernel_x)
                           : DType(1);
+  const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
     for (index_t p = begin; p < end; ++p) {
       const DType* src = in.dptr_ + p * h * wd;
       const DType* pooled = out.dptr_ + p * oh * ow;
       const DType* grad = out_grad.dptr_ + p * oh * ow;
       DType* dst = in_grad.dptr_ + p * h * wd;
+      if (exact_2x2) {
+        Pool2x2Backward(kind, src, pooled, grad, h, wd, dst);
+        continue;
+      }
       std::fill(dst, dst + h * wd, DType(0));
       for (index_t oy = 0; oy < oh; ++oy) {
         for (index_t ox = 0; ox < ow; ++ox) {
