@@ -181,41 +181,26 @@ struct DataType {
                 "DataType<T>: T must be one of float, double, half_t, uint8_t, "
                 "int8_t, int32_t, int64_t");
 };
-template <>
-struct DataType<float> {
-  static constexpr int kFlag = kFloat32;
+// The traits every supported DataType<T> specialisation carries.
+template <int flag>
+struct DataTypeOf {
+  static constexpr int kFlag = flag;
   static constexpr int kLanes = 1;
 };
 template <>
-struct DataType<double> {
-  static constexpr int kFlag = kFloat64;
-  static constexpr int kLanes = 1;
-};
+struct DataType<float> : DataTypeOf<kFloat32> {};
 template <>
-struct DataType<half_t> {
-  static constexpr int kFlag = kFloat16;
-  static constexpr int kLanes = 1;
-};
+struct DataType<double> : DataTypeOf<kFloat64> {};
 template <>
-struct DataType<uint8_t> {
-  static constexpr int kFlag = kUint8;
-  static constexpr int kLanes = 1;
-};
+struct DataType<half_t> : DataTypeOf<kFloat16> {};
 template <>
-struct DataType<int8_t> {
-  static constexpr int kFlag = kInt8;
-  static constexpr int kLanes = 1;
-};
+struct DataType<uint8_t> : DataTypeOf<kUint8> {};
 template <>
-struct DataType<int32_t> {
-  static constexpr int kFlag = kInt32;
-  static constexpr int kLanes = 1;
-};
+struct DataType<int8_t> : DataTypeOf<kInt8> {};
 template <>
-struct DataType<int64_t> {
-  static constexpr int kFlag = kInt64;
-  static constexpr int kLanes = 1;
-};
+struct DataType<int32_t> : DataTypeOf<kInt32> {};
+template <>
+struct DataType<int64_t> : DataTypeOf<kInt64> {};
 
 // Name of a TypeFlag ("float32", ...) for messages; "unknown(N)" otherwise.
 std::string TypeFlagName(int type_flag);

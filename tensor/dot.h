@@ -68,18 +68,44 @@ struct DotSaver {
   static constexpr double kBeta =
       std::is_same<SV, sv::saveto>::value ? 0.0 : 1.0;
 };
+// The helpers below serve the DotEngines of every device (tensor/gpu's too).
+
 // Whether the memory spans of two tensors overlap.
-template <int da, int db, typename DType>
-inline bool Overlap(const Tensor<cpu, da, DType>& a,
-                    const Tensor<cpu, db, DType>& b) {
+template <typename Device, int da, int db, typename DType>
+inline bool Overlap(const Tensor<Device, da, DType>& a,
+                    const Tensor<Device, db, DType>& b) {
   const DType* a_end = a.dptr_ + a.MSize();
   const DType* b_end = b.dptr_ + b.MSize();
   return a.dptr_ < b_end && b.dptr_ < a_end;
 }
 // Rows, columns of a 2-D operand after the optional transpose.
-template <typename DType>
-inline Shape<2> OpShape(const Tensor<cpu, 2, DType>& t, bool trans) {
+template <typename Device, typename DType>
+inline Shape<2> OpShape(const Tensor<Device, 2, DType>& t, bool trans) {
   return trans ? Shape2(t.size(1), t.size(0)) : t.shape_;
+}
+// Rows, columns of each matrix of a 3-D batch after the optional transpose.
+template <typename Device, typename DType>
+inline Shape<2> OpShape(const Tensor<Device, 3, DType>& t, bool trans) {
+  return trans ? Shape2(t.size(2), t.size(1)) : Shape2(t.size(1), t.size(2));
+}
+// When *dst overlaps lhs or rhs, runs Engine::Eval into a temporary on dst's
+// stream (seeded with dst for += and -=), copies it into *dst and returns
+// true; otherwise does nothing and returns false.
+template <typename SV, typename Engine, typename Device, int dim,
+          typename DType, typename TL, typename TR>
+inline bool EvalThroughTemporaryIfOverlap(Tensor<Device, dim, DType>* dst,
+                                          const TL& lhs, const TR& rhs,
+                                          DType scale) {
+  if (!Overlap(*dst, lhs) && !Overlap(*dst, rhs)) return false;
+  TensorContainer<Device, dim, DType> tmp(dst->shape_);
+  tmp.set_stream(dst->stream_);
+  Tensor<Device, dim, DType> t = tmp.view();
+  if (DotSaver<SV>::kBeta != 0) Copy(t, *dst, dst->stream_);
+  Engine::Eval(&t, lhs, rhs, scale);
+  Copy(*dst, t, dst->stream_);
+  // tmp is freed when this returns; freeing device memory waits for the
+  // queued work.
+  return true;
 }
 [[noreturn]] void ThrowDotShapeError(const char* what, const std::string& lhs,
                                      const std::string& rhs,
@@ -110,12 +136,8 @@ struct DotEngine<SV, cpu, 2, 2, 2, ltrans, rtrans, DType> {
                                 dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
-    if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
-      TensorContainer<cpu, 2, DType> tmp(dst.shape_);
-      Tensor<cpu, 2, DType> t = tmp.view();
-      if (dot_detail::DotSaver<SV>::kBeta != 0) Copy(t, dst);
-      Eval(&t, lhs, rhs, scale);
-      Copy(dst, t);
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     blas::Gemm(ltrans, rtrans, sl[0], sr[1], sl[1],
@@ -139,12 +161,8 @@ struct DotEngine<SV, cpu, 1, 1, 2, false, rtrans, DType> {
                                 dst.shape_);
     }
     if (dst.size(0) == 0) return;
-    if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
-      TensorContainer<cpu, 1, DType> tmp(dst.shape_);
-      Tensor<cpu, 1, DType> t = tmp.view();
-      if (dot_detail::DotSaver<SV>::kBeta != 0) Copy(t, dst);
-      Eval(&t, lhs, rhs, scale);
-      Copy(dst, t);
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     // x^T W = (W^T x)^T: gemv with the opposite transpose.
@@ -168,12 +186,8 @@ struct DotEngine<SV, cpu, 2, 1, 1, true, false, DType> {
                                 rhs.shape_, false, dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
-    if (dot_detail::Overlap(dst, lhs) || dot_detail::Overlap(dst, rhs)) {
-      TensorContainer<cpu, 2, DType> tmp(dst.shape_);
-      Tensor<cpu, 2, DType> t = tmp.view();
-      if (dot_detail::DotSaver<SV>::kBeta != 0) Copy(t, dst);
-      Eval(&t, lhs, rhs, scale);
-      Copy(dst, t);
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     if (dot_detail::DotSaver<SV>::kBeta == 0) dst = DType(0);
@@ -194,10 +208,8 @@ struct DotEngine<SV, cpu, 3, 3, 3, ltrans, rtrans, DType> {
       dot_detail::DotShapeError("batch_dot: batch sizes differ", lhs.shape_,
                                 ltrans, rhs.shape_, rtrans, dst.shape_);
     }
-    const Shape<2> sl = ltrans ? Shape2(lhs.size(2), lhs.size(1))
-                               : Shape2(lhs.size(1), lhs.size(2));
-    const Shape<2> sr = rtrans ? Shape2(rhs.size(2), rhs.size(1))
-                               : Shape2(rhs.size(1), rhs.size(2));
+    const Shape<2> sl = dot_detail::OpShape(lhs, ltrans);
+    const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (sl[1] != sr[0] || dst.size(1) != sl[0] || dst.size(2) != sr[1]) {
       dot_detail::DotShapeError("batch_dot", lhs.shape_, ltrans, rhs.shape_,
                                 rtrans, dst.shape_);

@@ -23,9 +23,9 @@ class DotTest : public ::testing::Test {
   void Check(test::Rng* rng, index_t m, index_t n, index_t k) {
     SCOPED_TRACE(::testing::Message() << "lt " << lt << " rt " << rt << " m "
                                       << m << " n " << n << " k " << k);
-    auto a = rng->Tensor<2, DType>(lt ? Shape2(k, m) : Shape2(m, k), -1, 1,
-                                   /*pad=*/true);
-    auto b = rng->Tensor<2, DType>(rt ? Shape2(n, k) : Shape2(k, n));
+    auto a = rng->Tensor<DType>(lt ? Shape2(k, m) : Shape2(m, k), -1, 1,
+                                /*pad=*/true);
+    auto b = rng->Tensor<DType>(rt ? Shape2(n, k) : Shape2(k, n));
     TensorContainer<cpu, 2, DType> dst(Shape2(m, n));
     auto ref = [&](index_t i, index_t j) {
       double s = 0;
@@ -73,9 +73,9 @@ TYPED_TEST(DotTest, AllTransposeCombinations) {
 TYPED_TEST(DotTest, GemvGerAndVectorDot) {
   typedef TypeParam D;
   test::Rng rng;
-  auto x = rng.Tensor<1, D>(Shape1(13));
-  auto w = rng.Tensor<2, D>(Shape2(13, 9));
-  auto wt = rng.Tensor<2, D>(Shape2(9, 13));
+  auto x = rng.Tensor<D>(Shape1(13));
+  auto w = rng.Tensor<D>(Shape2(13, 9));
+  auto wt = rng.Tensor<D>(Shape2(9, 13));
   TensorContainer<cpu, 1, D> y(Shape1(9));
   y = expr::dot(x, w);
   EXPECT_TRUE(test::AllNear(
@@ -87,7 +87,7 @@ TYPED_TEST(DotTest, GemvGerAndVectorDot) {
       },
       this->Tol()));
   y += expr::dot(x, wt.T());
-  auto z = rng.Tensor<1, D>(Shape1(9));
+  auto z = rng.Tensor<D>(Shape1(9));
   TensorContainer<cpu, 2, D> outer(Shape2(13, 9), D(1));
   outer -= expr::dot(x.T(), z);
   EXPECT_TRUE(test::AllNear(
@@ -108,9 +108,9 @@ TYPED_TEST(DotTest, GemvGerAndVectorDot) {
 TYPED_TEST(DotTest, BatchDot) {
   typedef TypeParam D;
   test::Rng rng;
-  auto a = rng.Tensor<3, D>(Shape3(4, 5, 7));
-  auto b = rng.Tensor<3, D>(Shape3(4, 7, 3));
-  auto bt = rng.Tensor<3, D>(Shape3(4, 3, 7));
+  auto a = rng.Tensor<D>(Shape3(4, 5, 7));
+  auto b = rng.Tensor<D>(Shape3(4, 7, 3));
+  auto bt = rng.Tensor<D>(Shape3(4, 3, 7));
   TensorContainer<cpu, 3, D> c(Shape3(4, 5, 3));
   c = expr::batch_dot<false, false>(a, b);
   auto check = [&](const Tensor<cpu, 3, D>& rhs, bool rt, double scale) {
@@ -140,7 +140,7 @@ TYPED_TEST(DotTest, BatchDot) {
 
 TEST(DotMiscTest, StridedSlicedAndAliasedOperands) {
   test::Rng rng;
-  auto big = rng.Tensor<2, float>(Shape2(20, 30));
+  auto big = rng.Tensor<float>(Shape2(20, 30));
   // Sub-blocks of a wider matrix: stride 30.
   Tensor<cpu, 2, float> a(big.dptr_ + 1, Shape2(6, 8), 30, nullptr);
   Tensor<cpu, 2, float> b(big.dptr_ + 10 * 30 + 12, Shape2(8, 5), 30, nullptr);
@@ -155,7 +155,7 @@ TEST(DotMiscTest, StridedSlicedAndAliasedOperands) {
       },
       1e-5));
   // dst is an operand: computed through a temporary.
-  auto sq = rng.Tensor<2, float>(Shape2(9, 9));
+  auto sq = rng.Tensor<float>(Shape2(9, 9));
   TensorContainer<cpu, 2, float> orig(sq);
   sq = expr::dot(sq.view(), sq.T());
   EXPECT_TRUE(test::AllNear(

@@ -50,8 +50,8 @@ namespace {
 
 TEST(EngineTest, ChainerAloneNestedAndTypecast) {
   test::Rng rng;
-  auto v = rng.Tensor<1, float>(Shape1(21));
-  auto m = rng.Tensor<2, float>(Shape2(6, 21));
+  auto v = rng.Tensor<float>(Shape1(21));
+  auto m = rng.Tensor<float>(Shape2(6, 21));
   TensorContainer<cpu, 2, float> dst(Shape2(6, 21));
   dst = repeat_rows(v, 6);
   EXPECT_TRUE(test::AllNear(

@@ -29,7 +29,7 @@ TYPED_TEST(ExpressionTest, SaversWithScalarsAndExpressions) {
   test::Rng rng;
   // 37 is not a multiple of any packet width.
   const Shape<2> s = Shape2(5, 37);
-  auto a = rng.Tensor<2, D>(s), b = rng.Tensor<2, D>(s, 0.5, 2.0);
+  auto a = rng.Tensor<D>(s), b = rng.Tensor<D>(s, 0.5, 2.0);
   TensorContainer<cpu, 2, D> dst(s), orig(s);
   auto A = [&](index_t y, index_t x) { return double(test::At(a, y, x)); };
   auto B = [&](index_t y, index_t x) { return double(test::At(b, y, x)); };
@@ -80,7 +80,7 @@ TYPED_TEST(ExpressionTest, ArithmeticInAllOperandCombinations) {
   typedef TypeParam D;
   test::Rng rng;
   const Shape<3> s = Shape3(3, 4, 19);
-  auto a = rng.Tensor<3, D>(s), b = rng.Tensor<3, D>(s, 0.5, 2.0);
+  auto a = rng.Tensor<D>(s), b = rng.Tensor<D>(s, 0.5, 2.0);
   TensorContainer<cpu, 3, D> dst(s);
   auto A = [&](index_t y, index_t x) { return double(test::At(a, y, x)); };
   auto B = [&](index_t y, index_t x) { return double(test::At(b, y, x)); };
@@ -144,8 +144,8 @@ TYPED_TEST(ExpressionTest, StridedAndSlicedViews) {
   typedef TypeParam D;
   test::Rng rng;
   // Padded rows: stride 16 (float) or 8 (double) times ceil.
-  auto a = rng.Tensor<2, D>(Shape2(9, 13), -2, 2, /*pad=*/true);
-  auto b = rng.Tensor<2, D>(Shape2(20, 13));
+  auto a = rng.Tensor<D>(Shape2(9, 13), -2, 2, /*pad=*/true);
+  auto b = rng.Tensor<D>(Shape2(20, 13));
   ASSERT_FALSE(a.CheckContiguous());
   TensorContainer<cpu, 2, D> big(Shape2(12, 29), D(-7));
   // Destination: a 9x13 window inside a 12x29 tensor.
@@ -173,7 +173,7 @@ TYPED_TEST(ExpressionTest, AliasingDestination) {
   typedef TypeParam D;
   test::Rng rng;
   const Shape<2> s = Shape2(7, 33);
-  auto w = rng.Tensor<2, D>(s), g = rng.Tensor<2, D>(s);
+  auto w = rng.Tensor<D>(s), g = rng.Tensor<D>(s);
   TensorContainer<cpu, 2, D> w0(w);
   w = w * D(0.9) + g;
   EXPECT_TRUE(test::AllNear(
@@ -195,7 +195,7 @@ TYPED_TEST(ExpressionTest, AliasingDestination) {
 
 TEST(ExpressionMiscTest, TypecastAndTranspose) {
   test::Rng rng;
-  auto a = rng.Tensor<2, float>(Shape2(6, 11), -50, 50);
+  auto a = rng.Tensor<float>(Shape2(6, 11), -50, 50);
   TensorContainer<cpu, 2, int32_t> i(Shape2(6, 11));
   i = expr::tcast<int32_t>(a);
   EXPECT_TRUE(test::AllNear(
@@ -237,6 +237,45 @@ TEST(ExpressionMiscTest, TypecastAndTranspose) {
   back = expr::tcast<float>(h);
   EXPECT_TRUE(test::AllNear(
       back, [&](index_t y, index_t x) { return double(a[y][x]); }, 1.0 / 1024));
+}
+
+// Arithmetic on half_t tensors with tensors and float scalars compiles and
+// computes in float, rounding each result to half (as mshadow's half_t).
+TEST(ExpressionMiscTest, HalfArithmeticMatchesFloatReference) {
+  test::Rng rng;
+  const Shape<2> shape = Shape2(rng.Int(1, 9), rng.Int(1, 40));
+  auto a = rng.Tensor<half_t>(shape, -4.0, 4.0);
+  auto b = rng.Tensor<half_t>(shape, 0.5, 4.0);
+  TensorContainer<cpu, 2, half_t> c(shape);
+  // Half precision: 11 significant bits, one rounding per operator.
+  const double tol = 4.0 / 2048;
+  const auto fa = [&](index_t y, index_t x) { return float(a[y][x]); };
+  const auto fb = [&](index_t y, index_t x) { return float(b[y][x]); };
+
+  c = a + b;
+  EXPECT_TRUE(test::AllNear(
+      c, [&](index_t y, index_t x) { return double(fa(y, x) + fb(y, x)); },
+      tol));
+  c = a * 2.0f;
+  EXPECT_TRUE(test::AllNear(
+      c, [&](index_t y, index_t x) { return double(fa(y, x) * 2.0f); }, tol));
+  c = 3.0f * a - b / 2.0f;
+  EXPECT_TRUE(test::AllNear(
+      c,
+      [&](index_t y, index_t x) {
+        return double(3.0f * fa(y, x) - fb(y, x) / 2.0f);
+      },
+      tol));
+  c = F<op::sqrt>(b) * a + 1.5f;
+  c *= 0.5f;
+  c += a;
+  EXPECT_TRUE(test::AllNear(
+      c,
+      [&](index_t y, index_t x) {
+        return double((std::sqrt(fb(y, x)) * fa(y, x) + 1.5f) * 0.5f +
+                      fa(y, x));
+      },
+      tol));
 }
 
 TEST(ExpressionMiscTest, ShapeMismatchesThrowWithBothShapes) {

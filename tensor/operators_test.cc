@@ -23,8 +23,8 @@ class OperatorsTest : public ::testing::Test {
   void Unary(const std::function<double(double)>& ref, double lo, double hi) {
     test::Rng rng;
     SCOPED_TRACE(OpName<OP>::Get());
-    auto a = rng.template Tensor<2, DType>(Shape2(7, 23), lo, hi);
-    auto at = rng.template Tensor<2, DType>(Shape2(23, 7), lo, hi);
+    auto a = rng.template Tensor<DType>(Shape2(7, 23), lo, hi);
+    auto at = rng.template Tensor<DType>(Shape2(23, 7), lo, hi);
     TensorContainer<cpu, 2, DType> dst(Shape2(7, 23));
     dst = F<OP>(a);
     EXPECT_TRUE(test::AllNear(
@@ -40,9 +40,9 @@ class OperatorsTest : public ::testing::Test {
               double hi, double blo, double bhi) {
     test::Rng rng;
     SCOPED_TRACE(OpName<OP>::Get());
-    auto a = rng.template Tensor<2, DType>(Shape2(5, 29), lo, hi);
-    auto b = rng.template Tensor<2, DType>(Shape2(5, 29), blo, bhi);
-    auto bt = rng.template Tensor<2, DType>(Shape2(29, 5), blo, bhi);
+    auto a = rng.template Tensor<DType>(Shape2(5, 29), lo, hi);
+    auto b = rng.template Tensor<DType>(Shape2(5, 29), blo, bhi);
+    auto bt = rng.template Tensor<DType>(Shape2(29, 5), blo, bhi);
     TensorContainer<cpu, 2, DType> dst(Shape2(5, 29));
     dst = F<OP>(a, b);
     EXPECT_TRUE(test::AllNear(

@@ -190,8 +190,8 @@ TEST(PacketTest, PacketCheckAndAlignCheck) {
 TEST(PacketTest, EnginePacketPathAroundThePacketWidth) {
   test::Rng rng;
   for (index_t cols = 1; cols <= 35; ++cols) {
-    auto a = rng.Tensor<2, float>(Shape2(3, cols));
-    auto b = rng.Tensor<2, float>(Shape2(3, cols));
+    auto a = rng.Tensor<float>(Shape2(3, cols));
+    auto b = rng.Tensor<float>(Shape2(3, cols));
     // Unaligned destination and operands: offset by one element.
     std::vector<float> buf(3 * cols + 1, -9.0f);
     Tensor<cpu, 2, float> dst(buf.data() + 1, Shape2(3, cols));

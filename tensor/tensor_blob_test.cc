@@ -98,7 +98,7 @@ TEST(TShapeTest, SaveLoadRoundTrip) {
 
 TEST(TBlobTest, TypedViewsAndChecks) {
   test::Rng rng;
-  auto t = rng.Tensor<4, float>(Shape4(2, 3, 4, 5));
+  auto t = rng.Tensor<float>(Shape4(2, 3, 4, 5));
   TBlob blob(t);
   EXPECT_EQ(blob.ndim(), 4);
   EXPECT_EQ(blob.Size(), 120);
@@ -143,7 +143,7 @@ TEST(TBlobTest, TypedViewsAndChecks) {
   EXPECT_THROW((blob.get_with_shape<cpu, 2, float>(Shape2(10, 13))),
                TensorError);
   // A padded tensor: FlatTo2D works, reshaping does not.
-  auto padded = rng.Tensor<2, double>(Shape2(3, 5), -1, 1, /*pad=*/true);
+  auto padded = rng.Tensor<double>(Shape2(3, 5), -1, 1, /*pad=*/true);
   TBlob pb(padded.view());
   EXPECT_FALSE(pb.CheckContiguous());
   EXPECT_EQ((pb.FlatTo2D<cpu, double>()[2][4]), padded[2][4]);
@@ -168,7 +168,7 @@ TEST(TBlobTest, TypedViewsAndChecks) {
 
 TEST(TBlobTest, SaveLoad) {
   test::Rng rng;
-  auto t = rng.Tensor<2, float>(Shape2(3, 7));
+  auto t = rng.Tensor<float>(Shape2(3, 7));
   MemoryStream strm;
   TBlob(t.view()).Save(&strm);
   TensorContainer<cpu, 2, float> u(Shape2(3, 7), 0.0f);

@@ -37,6 +37,58 @@ struct Stream<cpu> {
   inline void CreateBlasHandle() {}
 };
 
+// Engine set-up per device, as in mshadow: CPU-only code may call the cpu
+// versions (they do nothing); the gpu versions are declared here and defined
+// by the GPU backend (tensor/gpu/stream.cu, CUDA builds only), whose
+// tensor/gpu/stream.h documents them. Example:
+//   umbra::InitTensorEngine<umbra::cpu>();
+//   umbra::Stream<umbra::cpu>* s = umbra::NewStream<umbra::cpu>();
+//   ...
+//   umbra::DeleteStream(s);
+//   umbra::ShutdownTensorEngine<umbra::cpu>();
+
+// A new stream of the device (on the current device, or on dev_id when
+// >= 0), with its BLAS / DNN handles created now when asked (else on first
+// use). Free it with DeleteStream().
+template <typename Device>
+Stream<Device>* NewStream(bool create_blas_handle = true,
+                          bool create_dnn_handle = false, int dev_id = -1);
+template <>
+inline Stream<cpu>* NewStream<cpu>(bool, bool, int) {
+  return new Stream<cpu>();
+}
+template <>
+Stream<gpu>* NewStream<gpu>(bool create_blas_handle, bool create_dnn_handle,
+                            int dev_id);
+// Frees a stream made by NewStream<cpu>() (the gpu overload is in
+// tensor/gpu/stream.h).
+inline void DeleteStream(Stream<cpu>* stream) { delete stream; }
+
+// Makes dev_id the calling thread's current device (nothing on the CPU).
+template <typename Device>
+void SetDevice(int dev_id);
+template <>
+inline void SetDevice<cpu>(int) {}
+template <>
+void SetDevice<gpu>(int dev_id);
+
+// Selects device dev_id and starts the engine on it (nothing on the CPU).
+template <typename Device>
+void InitTensorEngine(int dev_id = 0);
+template <>
+inline void InitTensorEngine<cpu>(int) {}
+template <>
+void InitTensorEngine<gpu>(int dev_id);
+
+// Waits for all work of the current device; the engine may be initialised
+// again (nothing on the CPU).
+template <typename Device>
+void ShutdownTensorEngine();
+template <>
+inline void ShutdownTensorEngine<cpu>() {}
+template <>
+void ShutdownTensorEngine<gpu>();
+
 // Tensor RValue: the base of all tensor-like assignable values.
 template <typename Container, typename Device, int dimension, typename DType>
 struct TRValue : public expr::RValueExp<Container, DType> {};

@@ -1,19 +1,23 @@
-// Helpers for the tensor tests: a seeded RNG whose seed comes from
-// std::random_device and is printed on failure, owned random tensors, and
-// element-wise comparison against a reference.
+// Helpers for every tensor test (core, tensor/extension, tensor/gpu): a
+// seeded RNG whose seed comes from std::random_device and is printed on
+// failure, owned random tensors and labels, element-wise comparison against
+// a reference function or tensor, and TensorError expectations.
 //
 // Example:
 //   umbra::test::Rng rng;  // SCOPED_TRACE prints the seed on failure
-//   auto a = rng.Tensor<2, float>(umbra::Shape2(7, 13));
+//   auto a = rng.Tensor<float>(umbra::Shape2(7, 13));
 //   EXPECT_TRUE(umbra::test::AllNear(a.view(), ref, 1e-6));
 #ifndef UMBRA_TENSOR_TEST_UTIL_H_
 #define UMBRA_TENSOR_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
@@ -33,11 +37,13 @@ class Rng {
   double Uniform(double lo, double hi) {
     return std::uniform_real_distribution<double>(lo, hi)(engine_);
   }
-  int Int(int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(engine_);
+  // A uniform integer in [lo, hi].
+  index_t Int(index_t lo, index_t hi) {
+    return std::uniform_int_distribution<index_t>(lo, hi)(engine_);
   }
-  // A container of the shape filled with uniform values in [lo, hi).
-  template <int dim, typename DType>
+  // A container of the shape filled with uniform values in [lo, hi)
+  // (rows padded to the alignment when `pad`).
+  template <typename DType, int dim>
   TensorContainer<cpu, dim, DType> Tensor(const Shape<dim>& shape,
                                           double lo = -2.0, double hi = 2.0,
                                           bool pad = false) {
@@ -46,7 +52,7 @@ class Rng {
     return t;
   }
   // Fills a (possibly strided) tensor with uniform values in [lo, hi).
-  template <int dim, typename DType>
+  template <typename DType, int dim>
   void Fill(umbra::Tensor<cpu, dim, DType> t, double lo = -2.0,
             double hi = 2.0) {
     umbra::Tensor<cpu, 2, DType> t2 = t.FlatTo2D();
@@ -55,6 +61,13 @@ class Rng {
         t2[y][x] = DType(Uniform(lo, hi));
       }
     }
+  }
+  // A 1-D container of integer class indices in [0, n) stored as DType.
+  template <typename DType>
+  TensorContainer<cpu, 1, DType> Labels(index_t size, index_t n) {
+    TensorContainer<cpu, 1, DType> t(Shape1(size));
+    for (index_t i = 0; i < size; ++i) t[i] = DType(Int(0, n - 1));
+    return t;
   }
 
  private:
@@ -92,6 +105,22 @@ template <int dim, typename DType>
   return ::testing::AssertionSuccess();
 }
 
+// Checks |got - want| <= tol * max(1, |want|) element-wise for two tensors
+// of the same shape (any element types); reports the first mismatch.
+template <int dim, typename DType, typename WType>
+::testing::AssertionResult AllNear(const umbra::Tensor<cpu, dim, DType>& got,
+                                   const umbra::Tensor<cpu, dim, WType>& want,
+                                   double tol) {
+  if (got.shape_ != want.shape_) {
+    return ::testing::AssertionFailure()
+           << "shapes " << got.shape_ << " vs " << want.shape_;
+  }
+  const umbra::Tensor<cpu, 2, WType> w = want.FlatTo2D();
+  return AllNear(
+      got, [&](index_t y, index_t x) { return static_cast<double>(w[y][x]); },
+      tol);
+}
+
 // Checks two tensors are bitwise equal.
 template <int dim, typename DType>
 ::testing::AssertionResult BitwiseEqual(
@@ -116,6 +145,24 @@ inline void WithThreads(int n, const std::function<void()>& fn) {
   SetNumThreads(n);
   fn();
   SetNumThreads(0);
+}
+
+// Expects `fn` to throw TensorError whose message contains every word.
+inline ::testing::AssertionResult ThrowsTensorError(
+    const std::function<void()>& fn, const std::vector<std::string>& words) {
+  try {
+    fn();
+  } catch (const TensorError& e) {
+    const std::string what = e.what();
+    for (const std::string& w : words) {
+      if (what.find(w) == std::string::npos) {
+        return ::testing::AssertionFailure()
+               << "message \"" << what << "\" lacks \"" << w << "\"";
+      }
+    }
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "no TensorError thrown";
 }
 
 }  // namespace test

@@ -50,8 +50,8 @@ template <typename DType>
 void CheckBitwise(const Shape<2>& s, bool strided) {
   test::Rng rng;
   SCOPED_TRACE(::testing::Message() << "shape " << s << " strided " << strided);
-  auto a = rng.Tensor<2, DType>(s, -3, 3, strided);
-  auto b = rng.Tensor<2, DType>(s, 0.5, 3, strided);
+  auto a = rng.Tensor<DType>(s, -3, 3, strided);
+  auto b = rng.Tensor<DType>(s, 0.5, 3, strided);
   TensorContainer<cpu, 2, DType> one(s, strided), many(s, strided);
   auto run = [&](TensorContainer<cpu, 2, DType>& out) {
     out = a * b + DType(0.5);
@@ -95,7 +95,7 @@ TEST(ThreadsTest, MultiThreadedResultsAreBitwiseIdentical) {
 
 TEST(ThreadsTest, ScalarPathSplitsToo) {
   test::Rng rng;
-  auto a = rng.Tensor<2, float>(Shape2(300, 301));
+  auto a = rng.Tensor<float>(Shape2(300, 301));
   TensorContainer<cpu, 2, float> one(Shape2(301, 300)), many(Shape2(301, 300));
   SetNumThreads(1);
   one = a.T() * 2.0f;

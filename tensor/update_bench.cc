@@ -70,24 +70,17 @@ void BM_UpdateEigen(benchmark::State& state) {
   SetBytes(state, n);
 }
 
-// STREAM triad a = b + s * c; Arg 1: threads (0 = all cores), split with
-// the same thread pool the engine uses.
-void BM_Triad(benchmark::State& state) {
-  const index_t n = state.range(0);
+// Runs kernel(begin, end) over [0, n) once per iteration, split across Arg 1
+// threads (0 = all cores) with the same thread pool the engine uses.
+template <typename Kernel>
+void RunSplit(benchmark::State& state, index_t n, const Kernel& kernel) {
   SetNumThreads(int(state.range(1)));
-  TensorContainer<cpu, 1, float> ta(Shape1(n), 0.0f), tb(Shape1(n), 1.0f),
-      tc(Shape1(n), 2.0f);
-  float* __restrict a = ta.dptr_;
-  const float* __restrict b = tb.dptr_;
-  const float* __restrict c = tc.dptr_;
-  const float s = 3.0f;
   const int threads = GetNumThreads();
   for (auto _ : state) {
     ParallelFor(threads, [&](int t) {
       const index_t begin = n / threads * t;
       const index_t end = t + 1 == threads ? n : n / threads * (t + 1);
-#pragma omp simd
-      for (index_t i = begin; i < end; ++i) a[i] = b[i] + s * c[i];
+      kernel(begin, end);
     });
     benchmark::ClobberMemory();
   }
@@ -96,28 +89,33 @@ void BM_Triad(benchmark::State& state) {
   SetBytes(state, n);
 }
 
+// STREAM triad a = b + s * c; Arg 1: threads (0 = all cores).
+void BM_Triad(benchmark::State& state) {
+  const index_t n = state.range(0);
+  TensorContainer<cpu, 1, float> ta(Shape1(n), 0.0f), tb(Shape1(n), 1.0f),
+      tc(Shape1(n), 2.0f);
+  float* const a = ta.dptr_;
+  const float* const b = tb.dptr_;
+  const float* const c = tc.dptr_;
+  const float s = 3.0f;
+  RunSplit(state, n, [=](index_t begin, index_t end) {
+#pragma omp simd
+    for (index_t i = begin; i < end; ++i) a[i] = b[i] + s * c[i];
+  });
+}
+
 // The triad on two arrays (a = a + s * c): the same 128 MB footprint as the
 // update, for machines whose last-level cache holds two arrays but not three.
 void BM_TriadTwoArrays(benchmark::State& state) {
   const index_t n = state.range(0);
-  SetNumThreads(int(state.range(1)));
   TensorContainer<cpu, 1, float> ta(Shape1(n), 0.0f), tc(Shape1(n), 2.0f);
-  float* __restrict a = ta.dptr_;
-  const float* __restrict c = tc.dptr_;
+  float* const a = ta.dptr_;
+  const float* const c = tc.dptr_;
   const float s = 1e-4f;
-  const int threads = GetNumThreads();
-  for (auto _ : state) {
-    ParallelFor(threads, [&](int t) {
-      const index_t begin = n / threads * t;
-      const index_t end = t + 1 == threads ? n : n / threads * (t + 1);
+  RunSplit(state, n, [=](index_t begin, index_t end) {
 #pragma omp simd
-      for (index_t i = begin; i < end; ++i) a[i] = a[i] + s * c[i];
-    });
-    benchmark::ClobberMemory();
-  }
-  state.counters["threads"] = threads;
-  SetNumThreads(0);
-  SetBytes(state, n);
+    for (index_t i = begin; i < end; ++i) a[i] = a[i] + s * c[i];
+  });
 }
 
 BENCHMARK(BM_UpdateHandLoop)->Arg(kLarge)->UseRealTime();

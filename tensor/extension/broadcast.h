@@ -163,25 +163,38 @@ struct BroadcastWithAxisExp
   }
 };
 
-template <typename SrcExp, typename DType, int dimsrc>
-class Plan<BroadcastWithAxisExp<SrcExp, DType, dimsrc>, DType> {
+// The plan of both axis broadcasts: flat element i of the result reads flat
+// element (i / trailing / size) * trailing + i % trailing of the source, where
+// `trailing` is the product of the dimensions after the broadcast axis and
+// `size` its length in the result.
+template <typename SrcExp, typename DType>
+class AxisBroadcastPlan {
  public:
-  explicit Plan(const BroadcastWithAxisExp<SrcExp, DType, dimsrc>& e)
-      : src_(MakePlan(e.src_)),
-        dst_last_(e.shape_[dimsrc]),
-        trailing_(e.trailing_),
-        size_(e.size_),
-        last_(e.last_) {}
+  AxisBroadcastPlan(const SrcExp& src, index_t dst_last, index_t src_last,
+                    index_t trailing, index_t size)
+      : src_(MakePlan(src)),
+        dst_last_(dst_last),
+        src_last_(src_last),
+        trailing_(trailing),
+        size_(size) {}
   UMBRA_XINLINE DType Eval(index_t y, index_t x) const {
     const index_t i = y * dst_last_ + x;
-    const index_t lead = i / trailing_ / size_;
-    const index_t z = lead * trailing_ + i % trailing_;
-    return src_.Eval(z / last_, z % last_);
+    const index_t z = i / trailing_ / size_ * trailing_ + i % trailing_;
+    return src_.Eval(z / src_last_, z % src_last_);
   }
 
  private:
-  Plan<typename ExpHolder<SrcExp>::type, DType> src_;
-  index_t dst_last_, trailing_, size_, last_;
+  Plan<SrcExp, DType> src_;
+  index_t dst_last_, src_last_, trailing_, size_;
+};
+
+template <typename SrcExp, typename DType, int dimsrc>
+class Plan<BroadcastWithAxisExp<SrcExp, DType, dimsrc>, DType>
+    : public AxisBroadcastPlan<typename ExpHolder<SrcExp>::type, DType> {
+ public:
+  explicit Plan(const BroadcastWithAxisExp<SrcExp, DType, dimsrc>& e)
+      : AxisBroadcastPlan<typename ExpHolder<SrcExp>::type, DType>(
+            e.src_, e.shape_[dimsrc], e.last_, e.trailing_, e.size_) {}
 };
 
 template <typename SrcExp, typename DType, int dimsrc>
@@ -227,25 +240,15 @@ struct BroadcastKeepDimExp
 };
 
 template <typename SrcExp, typename DType, int dim>
-class Plan<BroadcastKeepDimExp<SrcExp, DType, dim>, DType> {
+class Plan<BroadcastKeepDimExp<SrcExp, DType, dim>, DType>
+    : public AxisBroadcastPlan<typename ExpHolder<SrcExp>::type, DType> {
  public:
+  // Only when the stretched axis is last (trailing_ == 1) does the source's
+  // last dimension differ from the result's: it is 1.
   explicit Plan(const BroadcastKeepDimExp<SrcExp, DType, dim>& e)
-      : src_(MakePlan(e.src_)),
-        dst_last_(e.shape_[dim - 1]),
-        // Only when the stretched axis is last (trailing_ == 1) does the
-        // source's last dimension differ from the result's: it is 1.
-        src_last_(e.trailing_ == 1 ? 1 : e.shape_[dim - 1]),
-        trailing_(e.trailing_),
-        size_(e.size_) {}
-  UMBRA_XINLINE DType Eval(index_t y, index_t x) const {
-    const index_t i = y * dst_last_ + x;
-    const index_t z = i / trailing_ / size_ * trailing_ + i % trailing_;
-    return src_.Eval(z / src_last_, z % src_last_);
-  }
-
- private:
-  Plan<typename ExpHolder<SrcExp>::type, DType> src_;
-  index_t dst_last_, src_last_, trailing_, size_;
+      : AxisBroadcastPlan<typename ExpHolder<SrcExp>::type, DType>(
+            e.src_, e.shape_[dim - 1], e.trailing_ == 1 ? 1 : e.shape_[dim - 1],
+            e.trailing_, e.size_) {}
 };
 
 template <typename SrcExp, typename DType, int dim>

@@ -62,22 +62,53 @@ GemmArgs MakeArgs(bool ta, bool tb, index_t m, index_t n, index_t k,
 
 }  // namespace
 
+namespace {
+// The cuBLAS entry points for one real type.
+template <typename DType>
+struct Cublas;
+template <>
+struct Cublas<float> {
+  static constexpr auto kGemm = &cublasSgemm;
+  static constexpr auto kGemmStridedBatched = &cublasSgemmStridedBatched;
+  static constexpr auto kGemv = &cublasSgemv;
+  static constexpr auto kGer = &cublasSger;
+};
+template <>
+struct Cublas<double> {
+  static constexpr auto kGemm = &cublasDgemm;
+  static constexpr auto kGemmStridedBatched = &cublasDgemmStridedBatched;
+  static constexpr auto kGemv = &cublasDgemv;
+  static constexpr auto kGer = &cublasDger;
+};
+
+template <typename DType>
+void RealGemm(Stream<gpu>* stream, bool ta, bool tb, index_t m, index_t n,
+              index_t k, DType alpha, const DType* a, index_t lda,
+              index_t stride_a, const DType* b, index_t ldb, index_t stride_b,
+              DType beta, DType* c, index_t ldc, index_t stride_c,
+              index_t batch) {
+  const GemmArgs g = MakeArgs(ta, tb, m, n, k, lda, ldb, ldc, batch);
+  if (batch == 1) {
+    UMBRA_CUDA_CHECK(
+        Cublas<DType>::kGemm(Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k,
+                             &alpha, b, g.ldb, a, g.lda, &beta, c, g.ldc),
+        GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
+  } else {
+    UMBRA_CUDA_CHECK(
+        Cublas<DType>::kGemmStridedBatched(
+            Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k, &alpha, b, g.ldb,
+            stride_b, a, g.lda, stride_a, &beta, c, g.ldc, stride_c, g.batch),
+        GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
+  }
+}
+}  // namespace
+
 void Gemm(Stream<gpu>* stream, bool ta, bool tb, index_t m, index_t n,
           index_t k, float alpha, const float* a, index_t lda, index_t stride_a,
           const float* b, index_t ldb, index_t stride_b, float beta, float* c,
           index_t ldc, index_t stride_c, index_t batch) {
-  const GemmArgs g = MakeArgs(ta, tb, m, n, k, lda, ldb, ldc, batch);
-  if (batch == 1) {
-    UMBRA_CUDA_CHECK(cublasSgemm(Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k,
-                                 &alpha, b, g.ldb, a, g.lda, &beta, c, g.ldc),
-                     GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
-  } else {
-    UMBRA_CUDA_CHECK(
-        cublasSgemmStridedBatched(Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k,
-                                  &alpha, b, g.ldb, stride_b, a, g.lda,
-                                  stride_a, &beta, c, g.ldc, stride_c, g.batch),
-        GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
-  }
+  RealGemm(stream, ta, tb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,
+           beta, c, ldc, stride_c, batch);
 }
 
 void Gemm(Stream<gpu>* stream, bool ta, bool tb, index_t m, index_t n,
@@ -85,18 +116,8 @@ void Gemm(Stream<gpu>* stream, bool ta, bool tb, index_t m, index_t n,
           index_t stride_a, const double* b, index_t ldb, index_t stride_b,
           double beta, double* c, index_t ldc, index_t stride_c,
           index_t batch) {
-  const GemmArgs g = MakeArgs(ta, tb, m, n, k, lda, ldb, ldc, batch);
-  if (batch == 1) {
-    UMBRA_CUDA_CHECK(cublasDgemm(Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k,
-                                 &alpha, b, g.ldb, a, g.lda, &beta, c, g.ldc),
-                     GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
-  } else {
-    UMBRA_CUDA_CHECK(
-        cublasDgemmStridedBatched(Handle(stream), g.op_b, g.op_a, g.n, g.m, g.k,
-                                  &alpha, b, g.ldb, stride_b, a, g.lda,
-                                  stride_a, &beta, c, g.ldc, stride_c, g.batch),
-        GemmContext(ta, tb, m, n, k, lda, ldb, ldc, batch));
-  }
+  RealGemm(stream, ta, tb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,
+           beta, c, ldc, stride_c, batch);
 }
 
 void Gemm(Stream<gpu>* stream, bool ta, bool tb, index_t m, index_t n,
@@ -127,24 +148,36 @@ std::string GemvContext(bool ta, index_t m, index_t n, index_t lda) {
   return detail::StrCat("y = x^T * A", ta ? "^T" : "", ", A(", m, "x", n,
                         ") lda=", lda);
 }
+
+template <typename DType>
+void RealGemv(Stream<gpu>* stream, bool ta, index_t m, index_t n, DType alpha,
+              const DType* a, index_t lda, const DType* x, DType beta,
+              DType* y) {
+  // Column-major, A is stored as A^T (n x m).
+  UMBRA_CUDA_CHECK(
+      Cublas<DType>::kGemv(Handle(stream), Op(ta), ToInt(n, "n"), ToInt(m, "m"),
+                           &alpha, a, Ld(lda, n), x, 1, &beta, y, 1),
+      GemvContext(ta, m, n, lda));
+}
+template <typename DType>
+void RealGer(Stream<gpu>* stream, index_t m, index_t n, DType alpha,
+             const DType* x, const DType* y, DType* a, index_t lda) {
+  UMBRA_CUDA_CHECK(
+      Cublas<DType>::kGer(Handle(stream), ToInt(n, "n"), ToInt(m, "m"), &alpha,
+                          y, 1, x, 1, a, Ld(lda, n)),
+      detail::StrCat("A(", m, "x", n, ") += x * y^T, lda=", lda));
+}
 }  // namespace
 
 void Gemv(Stream<gpu>* stream, bool ta, index_t m, index_t n, float alpha,
           const float* a, index_t lda, const float* x, float beta, float* y) {
-  // Column-major, A is stored as A^T (n x m).
-  UMBRA_CUDA_CHECK(
-      cublasSgemv(Handle(stream), ta ? CUBLAS_OP_T : CUBLAS_OP_N, ToInt(n, "n"),
-                  ToInt(m, "m"), &alpha, a, Ld(lda, n), x, 1, &beta, y, 1),
-      GemvContext(ta, m, n, lda));
+  RealGemv(stream, ta, m, n, alpha, a, lda, x, beta, y);
 }
 
 void Gemv(Stream<gpu>* stream, bool ta, index_t m, index_t n, double alpha,
           const double* a, index_t lda, const double* x, double beta,
           double* y) {
-  UMBRA_CUDA_CHECK(
-      cublasDgemv(Handle(stream), ta ? CUBLAS_OP_T : CUBLAS_OP_N, ToInt(n, "n"),
-                  ToInt(m, "m"), &alpha, a, Ld(lda, n), x, 1, &beta, y, 1),
-      GemvContext(ta, m, n, lda));
+  RealGemv(stream, ta, m, n, alpha, a, lda, x, beta, y);
 }
 
 void Gemv(Stream<gpu>* stream, bool ta, index_t m, index_t n, float alpha,
@@ -158,16 +191,12 @@ void Gemv(Stream<gpu>* stream, bool ta, index_t m, index_t n, float alpha,
 
 void Ger(Stream<gpu>* stream, index_t m, index_t n, float alpha, const float* x,
          const float* y, float* a, index_t lda) {
-  UMBRA_CUDA_CHECK(cublasSger(Handle(stream), ToInt(n, "n"), ToInt(m, "m"),
-                              &alpha, y, 1, x, 1, a, Ld(lda, n)),
-                   detail::StrCat("A(", m, "x", n, ") += x * y^T, lda=", lda));
+  RealGer(stream, m, n, alpha, x, y, a, lda);
 }
 
 void Ger(Stream<gpu>* stream, index_t m, index_t n, double alpha,
          const double* x, const double* y, double* a, index_t lda) {
-  UMBRA_CUDA_CHECK(cublasDger(Handle(stream), ToInt(n, "n"), ToInt(m, "m"),
-                              &alpha, y, 1, x, 1, a, Ld(lda, n)),
-                   detail::StrCat("A(", m, "x", n, ") += x * y^T, lda=", lda));
+  RealGer(stream, m, n, alpha, x, y, a, lda);
 }
 
 void Ger(Stream<gpu>* stream, index_t m, index_t n, float alpha,

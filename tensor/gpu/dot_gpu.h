@@ -88,29 +88,6 @@ struct CublasType {
   typedef typename std::conditional<std::is_same<DType, double>::value, double,
                                     float>::type Scalar;
 };
-template <int da, int db, typename DType>
-inline bool Overlap(const Tensor<gpu, da, DType>& a,
-                    const Tensor<gpu, db, DType>& b) {
-  const DType* a_end = a.dptr_ + a.MSize();
-  const DType* b_end = b.dptr_ + b.MSize();
-  return a.dptr_ < b_end && b.dptr_ < a_end;
-}
-template <typename DType>
-inline Shape<2> OpShape(const Tensor<gpu, 2, DType>& t, bool trans) {
-  return trans ? Shape2(t.size(1), t.size(0)) : t.shape_;
-}
-// Runs eval(tmp) into a temporary shaped like dst, then copies it into dst
-// (for destinations that overlap an operand).
-template <typename SV, int dim, typename DType, typename EvalFn>
-inline void ThroughTemporary(Tensor<gpu, dim, DType>* dst, const EvalFn& eval) {
-  TensorContainer<gpu, dim, DType> tmp(dst->shape_);
-  tmp.set_stream(dst->stream_);
-  Tensor<gpu, dim, DType> t = tmp.view();
-  if (dot_detail::DotSaver<SV>::kBeta != 0) Copy(t, *dst, dst->stream_);
-  eval(&t);
-  Copy(*dst, t, dst->stream_);
-  // tmp is freed when this returns; cudaFree waits for the queued work.
-}
 }  // namespace gpu_dot_detail
 
 namespace expr {
@@ -123,17 +100,15 @@ struct DotEngine<SV, gpu, 2, 2, 2, ltrans, rtrans, DType> {
                           const Tensor<gpu, 2, DType>& rhs, DType scale) {
     typedef typename gpu_dot_detail::CublasType<DType>::Scalar Scalar;
     Tensor<gpu, 2, DType>& dst = *p_dst;
-    const Shape<2> sl = gpu_dot_detail::OpShape(lhs, ltrans);
-    const Shape<2> sr = gpu_dot_detail::OpShape(rhs, rtrans);
+    const Shape<2> sl = dot_detail::OpShape(lhs, ltrans);
+    const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (sl[1] != sr[0] || dst.size(0) != sl[0] || dst.size(1) != sr[1]) {
       dot_detail::DotShapeError("dot (gpu)", lhs.shape_, ltrans, rhs.shape_,
                                 rtrans, dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
-    if (gpu_dot_detail::Overlap(dst, lhs) ||
-        gpu_dot_detail::Overlap(dst, rhs)) {
-      gpu_dot_detail::ThroughTemporary<SV>(
-          &dst, [&](Tensor<gpu, 2, DType>* t) { Eval(t, lhs, rhs, scale); });
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     gpu_blas::Gemm(dst.stream_, ltrans, rtrans, sl[0], sr[1], sl[1],
@@ -152,16 +127,14 @@ struct DotEngine<SV, gpu, 1, 1, 2, false, rtrans, DType> {
                           const Tensor<gpu, 2, DType>& rhs, DType scale) {
     typedef typename gpu_dot_detail::CublasType<DType>::Scalar Scalar;
     Tensor<gpu, 1, DType>& dst = *p_dst;
-    const Shape<2> sr = gpu_dot_detail::OpShape(rhs, rtrans);
+    const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (lhs.size(0) != sr[0] || dst.size(0) != sr[1]) {
       dot_detail::DotShapeError("dot (gpu)", lhs.shape_, false, rhs.shape_,
                                 rtrans, dst.shape_);
     }
     if (dst.size(0) == 0) return;
-    if (gpu_dot_detail::Overlap(dst, lhs) ||
-        gpu_dot_detail::Overlap(dst, rhs)) {
-      gpu_dot_detail::ThroughTemporary<SV>(
-          &dst, [&](Tensor<gpu, 1, DType>* t) { Eval(t, lhs, rhs, scale); });
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     gpu_blas::Gemv(dst.stream_, rtrans, rhs.size(0), rhs.size(1),
@@ -184,10 +157,8 @@ struct DotEngine<SV, gpu, 2, 1, 1, true, false, DType> {
                                 rhs.shape_, false, dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
-    if (gpu_dot_detail::Overlap(dst, lhs) ||
-        gpu_dot_detail::Overlap(dst, rhs)) {
-      gpu_dot_detail::ThroughTemporary<SV>(
-          &dst, [&](Tensor<gpu, 2, DType>* t) { Eval(t, lhs, rhs, scale); });
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     if (dot_detail::DotSaver<SV>::kBeta == 0) dst = DType(0);
@@ -210,19 +181,15 @@ struct DotEngine<SV, gpu, 3, 3, 3, ltrans, rtrans, DType> {
                                 lhs.shape_, ltrans, rhs.shape_, rtrans,
                                 dst.shape_);
     }
-    const Shape<2> sl = ltrans ? Shape2(lhs.size(2), lhs.size(1))
-                               : Shape2(lhs.size(1), lhs.size(2));
-    const Shape<2> sr = rtrans ? Shape2(rhs.size(2), rhs.size(1))
-                               : Shape2(rhs.size(1), rhs.size(2));
+    const Shape<2> sl = dot_detail::OpShape(lhs, ltrans);
+    const Shape<2> sr = dot_detail::OpShape(rhs, rtrans);
     if (sl[1] != sr[0] || dst.size(1) != sl[0] || dst.size(2) != sr[1]) {
       dot_detail::DotShapeError("batch_dot (gpu)", lhs.shape_, ltrans,
                                 rhs.shape_, rtrans, dst.shape_);
     }
     if (dst.shape_.Size() == 0) return;
-    if (gpu_dot_detail::Overlap(dst, lhs) ||
-        gpu_dot_detail::Overlap(dst, rhs)) {
-      gpu_dot_detail::ThroughTemporary<SV>(
-          &dst, [&](Tensor<gpu, 3, DType>* t) { Eval(t, lhs, rhs, scale); });
+    if (dot_detail::EvalThroughTemporaryIfOverlap<SV, DotEngine>(&dst, lhs, rhs,
+                                                                 scale)) {
       return;
     }
     gpu_blas::Gemm(dst.stream_, ltrans, rtrans, sl[0], sr[1], sl[1],

@@ -23,9 +23,9 @@ class DotGpuTest : public gpu_test::GpuTest {
   void CheckGemm(index_t m, index_t n, index_t k, bool pad) {
     const Shape<2> sa = lt ? Shape2(k, m) : Shape2(m, k);
     const Shape<2> sb = rt ? Shape2(n, k) : Shape2(k, n);
-    auto a = rng_.template Tensor<2, DType>(sa);
-    auto b = rng_.template Tensor<2, DType>(sb);
-    auto c = rng_.template Tensor<2, DType>(Shape2(m, n));
+    auto a = rng_.template Tensor<DType>(sa);
+    auto b = rng_.template Tensor<DType>(sb);
+    auto c = rng_.template Tensor<DType>(Shape2(m, n));
     auto ga = ToGpu(a.view(), pad), gb = ToGpu(b.view(), pad);
     auto gc = ToGpu(c.view(), pad);
     Tensor<cpu, 2, DType> ca = a.view(), cb = b.view(), cc = c.view();
@@ -72,9 +72,9 @@ TYPED_TEST(DotGpuTest, GemmEveryTransposeAndSaver) {
 
 TYPED_TEST(DotGpuTest, GemvAndGer) {
   typedef TypeParam D;
-  auto x = this->rng_.template Tensor<1, D>(Shape1(37));
-  auto w = this->rng_.template Tensor<2, D>(Shape2(37, 19));
-  auto wt = this->rng_.template Tensor<2, D>(Shape2(19, 37));
+  auto x = this->rng_.template Tensor<D>(Shape1(37));
+  auto w = this->rng_.template Tensor<D>(Shape2(37, 19));
+  auto wt = this->rng_.template Tensor<D>(Shape2(19, 37));
   auto gx = ToGpu(x.view());
   auto gw = ToGpu(w.view(), true), gwt = ToGpu(wt.view(), true);
   TensorContainer<cpu, 1, D> y(Shape1(19), D(1));
@@ -86,7 +86,7 @@ TYPED_TEST(DotGpuTest, GemvAndGer) {
   gy = dot(gx.view(), gwt.view().T());
   EXPECT_TRUE(GpuNear(gy.view(), y.view(), this->Tol() * 37));
 
-  auto v = this->rng_.template Tensor<1, D>(Shape1(19));
+  auto v = this->rng_.template Tensor<D>(Shape1(19));
   auto gv = ToGpu(v.view());
   TensorContainer<cpu, 2, D> outer(Shape2(37, 19), D(2));
   TensorContainer<gpu, 2, D> gouter(Shape2(37, 19), D(2), true);
@@ -100,8 +100,8 @@ TYPED_TEST(DotGpuTest, GemvAndGer) {
 
 TYPED_TEST(DotGpuTest, BatchDotEveryTranspose) {
   typedef TypeParam D;
-  auto a = this->rng_.template Tensor<3, D>(Shape3(6, 9, 13));
-  auto b = this->rng_.template Tensor<3, D>(Shape3(6, 13, 9));
+  auto a = this->rng_.template Tensor<D>(Shape3(6, 9, 13));
+  auto b = this->rng_.template Tensor<D>(Shape3(6, 13, 9));
   auto ga = ToGpu(a.view()), gb = ToGpu(b.view());
   TensorContainer<cpu, 3, D> c(Shape3(6, 9, 9), D(0));
   TensorContainer<gpu, 3, D> gc(Shape3(6, 9, 9), D(0));
@@ -113,7 +113,7 @@ TYPED_TEST(DotGpuTest, BatchDotEveryTranspose) {
   c2 += batch_dot<true, true>(a.view(), b.view());
   gc2 += batch_dot<true, true>(ga.view(), gb.view());
   EXPECT_TRUE(GpuNear(gc2.view(), c2.view(), this->Tol() * 13));
-  auto a2 = this->rng_.template Tensor<3, D>(Shape3(6, 9, 13));
+  auto a2 = this->rng_.template Tensor<D>(Shape3(6, 9, 13));
   auto ga2 = ToGpu(a2.view());
   c = batch_dot<false, true>(a.view(), a2.view());
   gc = batch_dot<false, true>(ga.view(), ga2.view());
@@ -125,8 +125,8 @@ TYPED_TEST(DotGpuTest, BatchDotEveryTranspose) {
 
 TYPED_TEST(DotGpuTest, DestinationOverlappingAnOperand) {
   typedef TypeParam D;
-  auto a = this->rng_.template Tensor<2, D>(Shape2(16, 16));
-  auto b = this->rng_.template Tensor<2, D>(Shape2(16, 16));
+  auto a = this->rng_.template Tensor<D>(Shape2(16, 16));
+  auto b = this->rng_.template Tensor<D>(Shape2(16, 16));
   auto ga = ToGpu(a.view()), gb = ToGpu(b.view());
   a = dot(a.view(), b.view());
   ga = dot(ga.view(), gb.view());
@@ -136,8 +136,8 @@ TYPED_TEST(DotGpuTest, DestinationOverlappingAnOperand) {
 class DotGpuMiscTest : public gpu_test::GpuTest {};
 
 TEST_F(DotGpuMiscTest, HalfStorageWithFloatCompute) {
-  auto a = rng_.Tensor<2, float>(Shape2(64, 96), -1, 1);
-  auto b = rng_.Tensor<2, float>(Shape2(80, 96), -1, 1);
+  auto a = rng_.Tensor<float>(Shape2(64, 96), -1, 1);
+  auto b = rng_.Tensor<float>(Shape2(80, 96), -1, 1);
   TensorContainer<cpu, 2, half_t> ha(a.shape_), hb(b.shape_);
   ha = expr::tcast<half_t>(a);
   hb = expr::tcast<half_t>(b);

@@ -32,10 +32,10 @@ class ExpressionGpuTest : public gpu_test::GpuTest {
   template <int dim, typename Fn>
   void Check(const Shape<dim>& shape, const Fn& fn, double tol,
              bool pad = false, double lo = 0.5, double hi = 2.0) {
-    auto a = rng_.template Tensor<dim, DType>(shape, lo, hi);
-    auto b = rng_.template Tensor<dim, DType>(shape, lo, hi);
-    auto c = rng_.template Tensor<dim, DType>(shape, lo, hi);
-    auto want = rng_.template Tensor<dim, DType>(shape, lo, hi);
+    auto a = rng_.template Tensor<DType>(shape, lo, hi);
+    auto b = rng_.template Tensor<DType>(shape, lo, hi);
+    auto c = rng_.template Tensor<DType>(shape, lo, hi);
+    auto want = rng_.template Tensor<DType>(shape, lo, hi);
     auto got = ToGpu(want.view(), pad);
     auto ga = ToGpu(a.view(), pad), gb = ToGpu(b.view(), pad),
          gc = ToGpu(c.view(), pad);
@@ -179,8 +179,8 @@ TYPED_TEST(ExpressionGpuTest, EveryRankAndAwkwardSizes) {
 
 TYPED_TEST(ExpressionGpuTest, StridedSlicedAndUnalignedViews) {
   typedef TypeParam D;
-  auto a = this->rng_.template Tensor<2, D>(Shape2(40, 70));
-  auto b = this->rng_.template Tensor<2, D>(Shape2(40, 70));
+  auto a = this->rng_.template Tensor<D>(Shape2(40, 70));
+  auto b = this->rng_.template Tensor<D>(Shape2(40, 70));
   auto ga = ToGpu(a.view(), true), gb = ToGpu(b.view());
   // Columns 3..53 of every row: strided on both sides.
   TensorContainer<cpu, 2, D> want(Shape2(40, 50));
@@ -212,8 +212,8 @@ TYPED_TEST(ExpressionGpuTest, StridedSlicedAndUnalignedViews) {
 
 TYPED_TEST(ExpressionGpuTest, TransposeAndTypecast) {
   typedef TypeParam D;
-  auto a = this->rng_.template Tensor<2, D>(Shape2(33, 65));
-  auto b = this->rng_.template Tensor<2, D>(Shape2(65, 33));
+  auto a = this->rng_.template Tensor<D>(Shape2(33, 65));
+  auto b = this->rng_.template Tensor<D>(Shape2(65, 33));
   auto ga = ToGpu(a.view()), gb = ToGpu(b.view());
   TensorContainer<cpu, 2, D> want(Shape2(65, 33));
   TensorContainer<gpu, 2, D> got(Shape2(65, 33));
@@ -230,7 +230,7 @@ TYPED_TEST(ExpressionGpuTest, TransposeAndTypecast) {
 
 TYPED_TEST(ExpressionGpuTest, AliasingDestinationAndStreams) {
   typedef TypeParam D;
-  auto a = this->rng_.template Tensor<2, D>(Shape2(64, 48));
+  auto a = this->rng_.template Tensor<D>(Shape2(64, 48));
   auto ga = ToGpu(a.view());
   Stream<gpu>* stream = NewStream<gpu>();
   ga.set_stream(stream);
@@ -245,10 +245,10 @@ TYPED_TEST(ExpressionGpuTest, AliasingDestinationAndStreams) {
 class ExpressionGpuMiscTest : public gpu_test::GpuTest {};
 
 TEST_F(ExpressionGpuMiscTest, HalfStorageWithFloatArithmetic) {
-  // half_t converts explicitly from float, so half arithmetic goes through
-  // tcast: load half, compute in float, store half.
-  auto a = rng_.Tensor<2, float>(Shape2(31, 77), -1, 1);
-  auto b = rng_.Tensor<2, float>(Shape2(31, 77), -1, 1);
+  // Half storage, float arithmetic through tcast: load half, compute in
+  // float, store half (one rounding for the whole expression).
+  auto a = rng_.Tensor<float>(Shape2(31, 77), -1, 1);
+  auto b = rng_.Tensor<float>(Shape2(31, 77), -1, 1);
   TensorContainer<cpu, 2, half_t> ha(a.shape_), hb(b.shape_);
   ha = expr::tcast<half_t>(a);
   hb = expr::tcast<half_t>(b);
@@ -260,6 +260,19 @@ TEST_F(ExpressionGpuMiscTest, HalfStorageWithFloatArithmetic) {
   want = expr::tcast<half_t>(expr::tcast<float>(ha) * 2.0f +
                              expr::tcast<float>(hb));
   EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
+}
+
+TEST_F(ExpressionGpuMiscTest, HalfArithmetic) {
+  // Half expressions compute in float and round to half per operator, on the
+  // GPU as on the CPU.
+  auto ha = rng_.Tensor<half_t>(Shape2(31, 77), -1, 1);
+  auto hb = rng_.Tensor<half_t>(Shape2(31, 77), -1, 1);
+  auto ga = ToGpu(ha.view()), gb = ToGpu(hb.view());
+  TensorContainer<gpu, 2, half_t> got(ha.shape_);
+  TensorContainer<cpu, 2, half_t> want(ha.shape_);
+  got = ga * 2.0f + gb;
+  want = ha * 2.0f + hb;
+  EXPECT_TRUE(GpuNear(got.view(), want.view(), 1.0 / 1024));
 }
 
 TEST_F(ExpressionGpuMiscTest, IntegerTypes) {

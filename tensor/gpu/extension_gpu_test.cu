@@ -26,8 +26,8 @@ TYPED_TEST_SUITE(ExtensionGpuTest, RealTypes);
 TYPED_TEST(ExtensionGpuTest, SumAllExceptEveryDimOfAnExpression) {
   typedef TypeParam D;
   const Shape<4> s = Shape4(3, 5, 7, 33);
-  auto a = this->rng_.template Tensor<4, D>(s);
-  auto b = this->rng_.template Tensor<4, D>(s);
+  auto a = this->rng_.template Tensor<D>(s);
+  auto b = this->rng_.template Tensor<D>(s);
   auto ga = ToGpu(a.view()), gb = ToGpu(b.view(), true);
   for (int keep = 0; keep < 4; ++keep) {
     TensorContainer<cpu, 1, D> want(Shape1(s[keep]), D(1));
@@ -56,7 +56,7 @@ TYPED_TEST(ExtensionGpuTest, SumAllExceptEveryDimOfAnExpression) {
 
 TYPED_TEST(ExtensionGpuTest, ReductionsOfTensors) {
   typedef TypeParam D;
-  auto m = this->rng_.template Tensor<2, D>(Shape2(701, 131));
+  auto m = this->rng_.template Tensor<D>(Shape2(701, 131));
   auto gm = ToGpu(m.view(), true);
   TensorContainer<cpu, 1, D> want(Shape1(131));
   TensorContainer<gpu, 1, D> got(Shape1(131));
@@ -64,7 +64,7 @@ TYPED_TEST(ExtensionGpuTest, ReductionsOfTensors) {
   got = sum_rows(gm);
   EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
 
-  auto t = this->rng_.template Tensor<4, D>(Shape4(9, 13, 23, 37));
+  auto t = this->rng_.template Tensor<D>(Shape4(9, 13, 23, 37));
   auto gt = ToGpu(t.view());
   TensorContainer<cpu, 1, D> mx(Shape1(13));
   TensorContainer<gpu, 1, D> gmx(Shape1(13));
@@ -81,8 +81,8 @@ TYPED_TEST(ExtensionGpuTest, ReductionsOfTensors) {
 TYPED_TEST(ExtensionGpuTest, ChainersThroughTheGenericKernel) {
   typedef TypeParam D;
   const Shape<4> s = Shape4(3, 5, 9, 11);
-  auto x = this->rng_.template Tensor<4, D>(s);
-  auto bias = this->rng_.template Tensor<1, D>(Shape1(5));
+  auto x = this->rng_.template Tensor<D>(s);
+  auto bias = this->rng_.template Tensor<D>(Shape1(5));
   auto gx = ToGpu(x.view());
   auto gbias = ToGpu(bias.view());
   {
@@ -129,7 +129,7 @@ TYPED_TEST(ExtensionGpuTest, ChainersThroughTheGenericKernel) {
 
 TYPED_TEST(ExtensionGpuTest, SoftmaxMatchesTheCpuExtension) {
   typedef TypeParam D;
-  auto energy = this->rng_.template Tensor<2, D>(Shape2(33, 517), -10, 10);
+  auto energy = this->rng_.template Tensor<D>(Shape2(33, 517), -10, 10);
   auto genergy = ToGpu(energy.view());
   TensorContainer<cpu, 2, D> want(energy.shape_);
   TensorContainer<gpu, 2, D> got(energy.shape_);
@@ -151,8 +151,8 @@ TYPED_TEST(ExtensionGpuTest, SoftmaxMatchesTheCpuExtension) {
 template <typename DType, int dim, typename MakeFn>
 void CheckChainer(gpu_test::Rng* rng, const Shape<4>& s, const MakeFn& make,
                   double tol, const char* what) {
-  auto x = rng->Tensor<4, DType>(s);
-  auto y = rng->Tensor<4, DType>(s);
+  auto x = rng->Tensor<DType>(s);
+  auto y = rng->Tensor<DType>(s);
   auto gx = ToGpu(x.view());
   auto gy = ToGpu(y.view(), true);
   auto cpu_exp = make(x.view(), y.view());
@@ -201,7 +201,7 @@ TYPED_TEST(ExtensionGpuTest, OneHotAndTake) {
   const index_t n = 37, k = 11, dim = 13;
   TensorContainer<cpu, 1, D> label(Shape1(n));
   for (index_t i = 0; i < n; ++i) label[i] = D((i * 5) % k);
-  auto table = this->rng_.template Tensor<2, D>(Shape2(k, dim));
+  auto table = this->rng_.template Tensor<D>(Shape2(k, dim));
   auto glabel = ToGpu(label.view());
   auto gtable = ToGpu(table.view());
   TensorContainer<cpu, 2, D> hot(Shape2(n, k));

@@ -119,7 +119,7 @@ TensorContainer<cpu, 1, DType> KeepRef(const Tensor<cpu, 4, DType>& src,
 
 TYPED_TEST(ReduceGpuTest, ReduceExceptEveryDimension) {
   typedef TypeParam D;
-  auto src = this->rng_.template Tensor<4, D>(Shape4(3, 70, 5, 33));
+  auto src = this->rng_.template Tensor<D>(Shape4(3, 70, 5, 33));
   auto gsrc = ToGpu(src.view(), true);
   const double tol = this->Tol() * 100;
   TensorContainer<gpu, 1, D> g0(Shape1(3)), g1(Shape1(70)), g2(Shape1(5)),
@@ -146,7 +146,7 @@ TYPED_TEST(ReduceGpuTest, ReduceExceptEveryDimension) {
 TYPED_TEST(ReduceGpuTest, SumRowsTallAndWide) {
   typedef TypeParam D;
   for (const Shape<2>& s : {Shape2(5000, 3), Shape2(3, 5000), Shape2(1, 1)}) {
-    auto src = this->rng_.template Tensor<2, D>(s);
+    auto src = this->rng_.template Tensor<D>(s);
     auto gsrc = ToGpu(src.view());
     TensorContainer<gpu, 1, D> got(Shape1(s[1]));
     SumRows(got.view(), gsrc.view());
@@ -159,7 +159,7 @@ TYPED_TEST(ReduceGpuTest, SumRowsTallAndWide) {
 
 TYPED_TEST(ReduceGpuTest, ReduceWithEveryAxis) {
   typedef TypeParam D;
-  auto src = this->rng_.template Tensor<3, D>(Shape3(7, 300, 9));
+  auto src = this->rng_.template Tensor<D>(Shape3(7, 300, 9));
   auto gsrc = ToGpu(src.view());
   TensorContainer<gpu, 2, D> a0(Shape2(300, 9)), a1(Shape2(7, 9)),
       a2(Shape2(7, 300));
@@ -185,7 +185,7 @@ TYPED_TEST(ReduceGpuTest, ReduceWithEveryAxis) {
 
 TYPED_TEST(ReduceGpuTest, SoftmaxAndItsGradient) {
   typedef TypeParam D;
-  auto logits = this->rng_.template Tensor<2, D>(Shape2(65, 1000), -20, 20);
+  auto logits = this->rng_.template Tensor<D>(Shape2(65, 1000), -20, 20);
   auto glogits = ToGpu(logits.view(), true);
   TensorContainer<gpu, 2, D> prob(logits.shape_);
   Softmax(prob.view(), glogits.view());
@@ -218,8 +218,8 @@ TYPED_TEST(OpsGpuTest, HostEntryPointsMatchTheCpuEngine) {
   typedef TypeParam D;
   const double tol = sizeof(D) == 4 ? 2e-6 : 1e-14;
   const Shape<3> s = Shape3(4, 50, 31);
-  auto a = this->rng_.template Tensor<3, D>(s, 0.5, 2);
-  auto b = this->rng_.template Tensor<3, D>(s, 0.5, 2);
+  auto a = this->rng_.template Tensor<D>(s, 0.5, 2);
+  auto b = this->rng_.template Tensor<D>(s, 0.5, 2);
   auto ga = ToGpu(a.view()), gb = ToGpu(b.view(), true);
   TensorContainer<cpu, 3, D> want(s, D(1));
   TensorContainer<gpu, 3, D> got(s, D(1));

@@ -87,24 +87,16 @@ struct Stream<gpu> {
 // cuDNN handles. Tensors whose stream_ is null run here. Lives until exit.
 Stream<gpu>* DefaultStream();
 
-// A new stream on the current device (or on dev_id when >= 0), with its
-// cuBLAS / cuDNN handles created now when asked (else on first use). It is
-// a blocking stream: work on it is ordered after earlier work on the default
-// stream and before later work there (so tensors with and without a stream
-// can be mixed), and runs concurrently with other streams.
-template <typename Device>
-Stream<Device>* NewStream(bool create_blas_handle = true,
-                          bool create_dnn_handle = false, int dev_id = -1);
-template <>
-Stream<gpu>* NewStream<gpu>(bool create_blas_handle, bool create_dnn_handle,
-                            int dev_id);
-template <>
-inline Stream<cpu>* NewStream<cpu>(bool, bool, int) {
-  return new Stream<cpu>();
-}
+// NewStream<gpu>(create_blas_handle, create_dnn_handle, dev_id), declared
+// in tensor/tensor_core.h with the other devices' versions, makes a stream
+// on the current device (or on dev_id when >= 0), with its cuBLAS / cuDNN
+// handles created now when asked (else on first use). It is a blocking
+// stream: work on it is ordered after earlier work on the default stream and
+// before later work there (so tensors with and without a stream can be
+// mixed), and runs concurrently with other streams.
+
 // Waits for the stream's work, then frees it and its handles.
 inline void DeleteStream(Stream<gpu>* stream) { delete stream; }
-inline void DeleteStream(Stream<cpu>* stream) { delete stream; }
 
 // Number of CUDA devices visible to the process; 0 without a GPU or driver.
 int GpuDeviceCount();
@@ -118,32 +110,15 @@ namespace gpu_detail {
 int MaxGridBlocks();
 }  // namespace gpu_detail
 
-// Makes dev_id the calling thread's current device. Throws GpuError (with
-// the device count) when it does not exist.
-template <typename Device>
-void SetDevice(int dev_id);
-template <>
-void SetDevice<gpu>(int dev_id);
-template <>
-inline void SetDevice<cpu>(int) {}
-
-// Selects device dev_id and creates its CUDA context now (instead of at the
-// first call), so that start-up errors surface here.
-template <typename Device>
-void InitTensorEngine(int dev_id = 0);
-template <>
-void InitTensorEngine<gpu>(int dev_id);
-template <>
-inline void InitTensorEngine<cpu>(int) {}
-
-// Waits for all work of the current device. Default streams and handles
-// stay valid: the engine may be initialised again.
-template <typename Device>
-void ShutdownTensorEngine();
-template <>
-void ShutdownTensorEngine<gpu>();
-template <>
-inline void ShutdownTensorEngine<cpu>() {}
+// The gpu versions of the engine set-up of tensor/tensor_core.h:
+// - SetDevice<gpu>(dev_id) makes dev_id the calling thread's current device;
+//   throws GpuError (with the device count) when it does not exist.
+// - InitTensorEngine<gpu>(dev_id) selects device dev_id and creates its CUDA
+//   context now (instead of at the first call), so that start-up errors
+//   surface here.
+// - ShutdownTensorEngine<gpu>() waits for all work of the current device.
+//   Default streams and handles stay valid: the engine may be initialised
+//   again.
 
 }  // namespace umbra
 

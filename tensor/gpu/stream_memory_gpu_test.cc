@@ -79,7 +79,7 @@ TEST_F(StreamGpuTest, FailedAllocationNamesTheCallAndShape) {
 class MemoryGpuTest : public GpuTest {};
 
 TEST_F(MemoryGpuTest, RoundTripsInEveryDirectionWithStrides) {
-  auto host = rng_.Tensor<3, float>(Shape3(5, 7, 33));
+  auto host = rng_.Tensor<float>(Shape3(5, 7, 33));
   for (bool pad : {false, true}) {
     TensorContainer<gpu, 3> a(host.shape_, pad), b(host.shape_, !pad);
     if (pad) {
@@ -92,7 +92,7 @@ TEST_F(MemoryGpuTest, RoundTripsInEveryDirectionWithStrides) {
     EXPECT_TRUE(gpu_test::AllNear(back.view(), host.view(), 0.0));
   }
   // A column block of a wider device matrix into a host view with stride.
-  auto wide = rng_.Tensor<2, float>(Shape2(20, 50));
+  auto wide = rng_.Tensor<float>(Shape2(20, 50));
   auto gwide = ToGpu(wide.view(), true);
   Tensor<gpu, 2> block(gwide.dptr_ + 10, Shape2(20, 30), gwide.stride_,
                        nullptr);
@@ -108,7 +108,7 @@ TEST_F(MemoryGpuTest, RoundTripsInEveryDirectionWithStrides) {
 
 TEST_F(MemoryGpuTest, AsyncCopiesThroughPinnedMemory) {
   Stream<gpu>* stream = NewStream<gpu>(false);
-  auto host = rng_.Tensor<2, double>(Shape2(256, 300));
+  auto host = rng_.Tensor<double>(Shape2(256, 300));
   PinnedTensor<2, double> pinned(host.shape_), back(host.shape_);
   Copy(pinned.view(), host.view());
   TensorContainer<gpu, 2, double> dev(host.shape_);
