@@ -60,8 +60,8 @@ class LrnLayer : public Layer<xpu, DType> {
     norm_ = chpool<red::sum>(F<::umbra::op::square>(in), size()) *
                 scalar(Salpha()) +
             scalar(DType(param_.knorm));
-    this->out(0).data =
-        in * F<::umbra::op::pow>(norm_, scalar(DType(-param_.beta)));
+    scale_ = F<::umbra::op::pow>(norm_, scalar(DType(-param_.beta)));
+    this->out(0).data = in * scale_;
   }
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
@@ -72,9 +72,8 @@ class LrnLayer : public Layer<xpu, DType> {
     const Tensor<xpu, 4, DType> grad = this->out(0).grad;
     ratio_ = grad * this->out(0).data / norm_;
     this->in(0).grad =
-        grad * F<::umbra::op::pow>(norm_, scalar(DType(-param_.beta))) -
-        scalar(DType(2) * DType(param_.beta) * Salpha()) * in *
-            chpool<red::sum>(ratio_, size());
+        grad * scale_ - scalar(DType(2) * DType(param_.beta) * Salpha()) * in *
+                            chpool<red::sum>(ratio_, size());
   }
 
  protected:
@@ -100,6 +99,7 @@ class LrnLayer : public Layer<xpu, DType> {
   }
   void OnSetup() override {
     norm_.Resize(this->in_shapes()[0]);
+    scale_.Resize(this->in_shapes()[0]);
     ratio_.Resize(this->in_shapes()[0]);
   }
 
@@ -110,6 +110,8 @@ class LrnLayer : public Layer<xpu, DType> {
   LrnParam param_;
   // knorm + alpha / n * the windowed sum of squares, from Forward.
   TensorContainer<xpu, 4, DType> norm_{false};
+  // norm^-beta, from Forward.
+  TensorContainer<xpu, 4, DType> scale_{false};
   // out.grad * out / norm, in Backprop.
   TensorContainer<xpu, 4, DType> ratio_{false};
 };

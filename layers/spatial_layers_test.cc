@@ -186,6 +186,29 @@ TEST(ConvLayerTest, ChunksGiveTheSameResults) {
   }
 }
 
+// Backprop(false) leaves the input gradient alone; weight gradients add up.
+TEST(ConvLayerTest, BackpropWithoutInputGradientAndAccumulation) {
+  const ParamKwargs kwargs = {{"nchannel", "3"},
+                              {"kernel_size", "3"},
+                              {"pad", "1"},
+                              {"init_sigma", "0.5"}};
+  Net net("conv", kwargs, {Shape4(2, 2, 4, 5)});
+  FillRandom(net.in(0).data, 1);
+  FillRandom(net.out(0).grad, 2);
+  net.layer().Forward(true);
+  net.layer().Backprop(true);
+  std::vector<double> once(net.layer().Weights()[0].grad.dptr_,
+                           net.layer().Weights()[0].grad.dptr_ + 54);
+  net.in(0).grad = 7.0;
+  net.layer().Backprop(false);
+  for (index_t i = 0; i < net.in(0).grad.shape_.Size(); ++i) {
+    ASSERT_EQ(net.in(0).grad.dptr_[i], 7.0);
+  }
+  for (size_t i = 0; i < once.size(); ++i) {
+    ASSERT_NEAR(net.layer().Weights()[0].grad[i], 2 * once[i], 1e-12);
+  }
+}
+
 TEST(ConvLayerTest, Im2ColMatchesTheTensorExtension) {
   ConvGeometry g;
   g.channels = 2;
