@@ -17,6 +17,7 @@
 
 #include "train/config.h"
 #include "train/trainer.h"
+#include "train/trainer_param.h"
 
 namespace {
 
@@ -30,8 +31,13 @@ constexpr char kUsage[] =
 int Main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" ||
       std::string(argv[1]) == "-h") {
-    std::cerr << kUsage;
-    return argc < 2 ? 1 : 0;
+    if (argc < 2) {
+      std::cerr << kUsage;
+      return 1;
+    }
+    std::cout << kUsage << "\nThe trainer's own keys:\n"
+              << umbra::train::TrainerParam::__DOC__();
+    return 0;
   }
   if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY")) {
     if (chdir(dir) != 0) {

@@ -48,6 +48,8 @@ TEST(MainTest, UsageAndMissingConfig) {
   EXPECT_NE(none.output.find("usage: train CONFIG"), std::string::npos);
   Result help = RunBinary("--help");
   EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.output.find("continue_training"), std::string::npos)
+      << help.output;
   Result missing = RunBinary("/nonexistent/my.conf");
   EXPECT_EQ(missing.status, 1);
   EXPECT_EQ(missing.output.rfind("error: ", 0), 0u) << missing.output;
