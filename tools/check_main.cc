@@ -1,0 +1,50 @@
+// check: reads a config, builds its net without data or training, and
+// prints the layers, their output shapes and parameter counts, and a memory
+// estimate.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/cli.h"
+#include "tools/config_net.h"
+#include "tools/net_memory.h"
+
+namespace umbra {
+namespace tools {
+namespace {
+
+int Check(const CommandLine& cli) {
+  const std::vector<std::string>& args = cli.positional();
+  if (args.empty()) throw UsageError("give a CONFIG file");
+  const std::vector<std::string> overrides(args.begin() + 1, args.end());
+  ConfigNet built = BuildConfigNet(args[0], overrides);
+  std::cout << "config: " << args[0] << "\n"
+            << "device: " << built.param.dev
+            << "; updater: " << built.param.updater << "\n\n"
+            << built.net->Summary() << "\n"
+            << FormatNetMemory(
+                   EstimateNetMemory(built.net.get(), built.updater.get()),
+                   built.net->input_shape()[0])
+            << "\nOK: the config is valid and its net builds.\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace tools
+}  // namespace umbra
+
+int main(int argc, char** argv) {
+  umbra::tools::CommandLine cli(
+      "check CONFIG [key=value ...]",
+      "Checks a trainer config as the trainer would, builds its net without "
+      "data or\ntraining, and prints every layer with its output shape and "
+      "parameter count, the\ntotal, and an estimate of the memory for "
+      "weights, gradients, updater state and\nactivations at the configured "
+      "batch size. Exits 1 with the trainer's error when\nthe config is "
+      "wrong. The config must set batch_size and input_shape.\n"
+      "Example: bazel run //tools:check -- "
+      "train/configs/fashion_mnist_mlp.conf batch_size=128",
+      {});
+  return umbra::tools::RunTool(argc, argv, &cli,
+                               [&] { return umbra::tools::Check(cli); });
+}

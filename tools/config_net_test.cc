@@ -1,0 +1,83 @@
+// The net check and time build from a config, its memory estimate and its
+// per-layer timing.
+#include "tools/config_net.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tools/layer_timing.h"
+#include "tools/net_memory.h"
+#include "train/config.h"
+
+namespace umbra {
+namespace tools {
+namespace {
+
+constexpr char kTiny[] = "tools/testdata/tiny_mlp.conf";
+
+TEST(ConfigNetTest, BuildsWithoutDataAndCountsMemory) {
+  ConfigNet built = BuildConfigNet(kTiny, {});
+  EXPECT_EQ(train::ShapeText(built.net->input_shape()), "(2,1,1,4)");
+  EXPECT_EQ(built.net->NumParameters(), 4 * 3 + 3 + 3 * 2 + 2);
+  const NetMemory memory =
+      EstimateNetMemory(built.net.get(), built.updater.get());
+  EXPECT_EQ(memory.weights, 23 * 4);
+  EXPECT_EQ(memory.gradients, 23 * 4);
+  EXPECT_EQ(memory.updater_state, 2 * 23 * 4);  // adam: two moments
+  // Nodes in (2x4), fc1 (2x3), fc2 (2x2); relu and softmax in place.
+  EXPECT_EQ(memory.activations, 2 * (8 + 6 + 4) * 4);
+  EXPECT_EQ(memory.total(), 92 + 92 + 184 + 144);
+}
+
+TEST(ConfigNetTest, OverridesAndTheTrainersErrors) {
+  ConfigNet bigger = BuildConfigNet(kTiny, {"batch_size=5"});
+  EXPECT_EQ(bigger.net->input_shape()[0], 5u);
+  try {
+    BuildConfigNet(kTiny, {"metric=eror"});
+    FAIL() << "no error";
+  } catch (const train::ConfigError& e) {
+    EXPECT_EQ(e.key(), "metric");
+    EXPECT_NE(std::string(e.what()).find("did you mean 'error'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(BuildConfigNet(kTiny, {"input_shape=1,4"}), train::ConfigError);
+}
+
+TEST(HumanBytesTest, Units) {
+  EXPECT_EQ(HumanBytes(512), "512 B");
+  EXPECT_EQ(HumanBytes(1536), "1.50 KiB");
+  EXPECT_EQ(HumanBytes(3 * 1024 * 1024), "3.00 MiB");
+}
+
+TEST(LayerTimingTest, TimesEveryLayer) {
+  ConfigNet built = BuildConfigNet(kTiny, {});
+  const NetTiming timing = TimeNet(built.net.get(), 3, 1);
+  ASSERT_EQ(timing.layers.size(), 4u);
+  EXPECT_EQ(timing.layers[0].name, "fc1");
+  EXPECT_EQ(timing.layers[3].type, "softmax");
+  for (const LayerTiming& layer : timing.layers) {
+    EXPECT_GE(layer.forward_ms, 0.0);
+    EXPECT_GE(layer.backward_ms, 0.0);
+  }
+  EXPECT_EQ(timing.batch_size, 2);
+  EXPECT_TRUE(std::isfinite(built.net->Loss()));
+  const std::string table = FormatNetTiming(timing);
+  EXPECT_EQ(table.rfind("layer            type             forward ms", 0), 0u)
+      << table;
+  EXPECT_NE(table.find("(medians of 3 iterations after 1 warm-up)"),
+            std::string::npos)
+      << table;
+}
+
+TEST(LayerTimingTest, Median) {
+  EXPECT_EQ(Median({}), 0.0);
+  EXPECT_EQ(Median({3, 1, 2}), 2.0);
+  EXPECT_EQ(Median({4, 1, 2, 3}), 2.5);
+}
+
+}  // namespace
+}  // namespace tools
+}  // namespace umbra

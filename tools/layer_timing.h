@@ -1,0 +1,57 @@
+// Per-layer timing of a net, like `caffe time`: forward and backward passes
+// on random input (and random labels for the loss layers), each layer timed
+// on its own, the medians over the iterations reported.
+//
+// Example:
+//
+//   NetTiming timing = TimeNet(built.net.get(), /*iterations=*/10,
+//                              /*warmup=*/1);
+//   std::cout << FormatNetTiming(timing);
+//
+// Contracts: the input is uniform in [-1, 1); labels are class indices in
+// [0, outputs) when every loss layer is softmax, else targets in [0, 1)
+// as wide as the net's output. Weight gradients are cleared before every
+// backward pass (untimed). The net's weights are not updated.
+#ifndef UMBRA_TOOLS_LAYER_TIMING_H_
+#define UMBRA_TOOLS_LAYER_TIMING_H_
+
+#include <string>
+#include <vector>
+
+#include "train/network.h"
+
+namespace umbra {
+namespace tools {
+
+struct LayerTiming {
+  std::string name;
+  std::string type;
+  // Medians over the timed iterations, in milliseconds.
+  double forward_ms = 0.0;
+  double backward_ms = 0.0;
+};
+
+struct NetTiming {
+  std::vector<LayerTiming> layers;
+  // Medians of whole passes, in milliseconds.
+  double forward_ms = 0.0;
+  double backward_ms = 0.0;
+  int iterations = 0;
+  int warmup = 0;
+  int batch_size = 0;
+};
+
+// Runs `warmup` untimed and then `iterations` (>= 1) timed passes.
+NetTiming TimeNet(train::Network* net, int iterations, int warmup);
+
+// The table: one line per layer, then the totals and images per second.
+std::string FormatNetTiming(const NetTiming& timing);
+
+// The median of `values` (the mean of the middle two for an even count);
+// 0 for none.
+double Median(std::vector<double> values);
+
+}  // namespace tools
+}  // namespace umbra
+
+#endif  // UMBRA_TOOLS_LAYER_TIMING_H_
