@@ -18,13 +18,6 @@ namespace umbra {
 namespace tools {
 namespace {
 
-// The structs every source iterator reads besides its own.
-const std::vector<std::string>& SourceIteratorStructs() {
-  static const auto* names = new std::vector<std::string>{
-      "BatchIteratorParam", "AugmentIteratorParam"};
-  return *names;
-}
-
 std::string Cell(const std::string& text) {
   return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}});
 }
@@ -134,19 +127,14 @@ void AppendIterators(StructPrinter* printer, std::string* out) {
       "## Data iterators\n\n"
       "`data = train`, `eval = NAME` or `pred = FILE`, then `iter = TYPE` "
       "stages with their keys, then `iter = end`. Sources read a data set "
-      "and also take the keys of ",
-      StructLinks(SourceIteratorStructs()),
-      "; wrappers take the stage before.\n\n"
+      "(batching and augmentation keys included); wrappers take the stage "
+      "before.\n\n"
       "| type | kind | description | keys |\n| --- | --- | --- | --- |\n");
   std::vector<std::string> structs;
   for (const std::string& type : train::ListIteratorTypes()) {
     const train::IteratorTypeInfo& info = train::GetIteratorTypeInfo(type);
     const bool source = info.kind == train::IteratorKind::kSource;
-    std::vector<std::string> names = info.param_structs;
-    if (source) {
-      names.insert(names.end(), SourceIteratorStructs().begin(),
-                   SourceIteratorStructs().end());
-    }
+    const std::vector<std::string>& names = info.param_structs;
     absl::StrAppend(out, "| `", type, "` | ", source ? "source" : "wrapper",
                     " | ", Cell(info.description), " | ", StructLinks(names),
                     " |\n");

@@ -51,6 +51,7 @@ int Plot(const CommandLine& cli) {
 
   LineChart chart;
   chart.x_label = "round";
+  chart.integer_x = true;
   chart.y_label = wanted.size() == 1 ? wanted[0] : "metric value";
   for (size_t r = 0; r < paths.size(); ++r) {
     const MetricsTable table = ReadMetricsCsv(paths[r]);

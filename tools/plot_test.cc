@@ -118,6 +118,27 @@ TEST(SvgChartTest, SeriesAxesLegendAndTitle) {
   EXPECT_EQ(legends, 2);
 }
 
+TEST(SvgChartTest, IntegerTicksForRounds) {
+  LineChart chart;
+  chart.integer_x = true;
+  chart.series.push_back({"a", {1, 2}, {0.5, 0.25}});
+  std::vector<std::string> ticks;
+  bool in_ticks = false;
+  for (const Element& e : ParseXml(RenderLineChartSvg(chart))) {
+    if (e.name == "g") {
+      in_ticks =
+          e.attributes.count("class") && e.attributes.at("class") == "ticks";
+    }
+    // Tick labels are the unclassed, centred texts of the ticks group.
+    if (in_ticks && e.name == "text" && e.attributes.count("class") == 0 &&
+        e.attributes.count("text-anchor") &&
+        e.attributes.at("text-anchor") == "middle") {
+      ticks.push_back(e.text);
+    }
+  }
+  EXPECT_EQ(ticks, (std::vector<std::string>{"1", "2"}));
+}
+
 TEST(SvgChartTest, NiceTicks) {
   EXPECT_EQ(NiceTicks(0, 1, 5),
             (std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1}));

@@ -122,7 +122,13 @@ std::string RenderLineChartSvg(const LineChart& chart) {
     yr.high = std::max(yr.high, std::ceil(yr.high / step) * step);
     yticks = NiceTicks(yr.low, yr.high, 6);
   }
-  const std::vector<double> xticks = NiceTicks(xr.low, xr.high, 8);
+  std::vector<double> xticks = NiceTicks(xr.low, xr.high, 8);
+  if (chart.integer_x && (xticks.size() < 2 || xticks[1] - xticks[0] < 1.0)) {
+    xticks.clear();
+    for (double t = std::ceil(xr.low); t <= xr.high; t += 1.0) {
+      xticks.push_back(t);
+    }
+  }
 
   const int w = chart.width, h = chart.height;
   const double left = kMarginLeft, top = kMarginTop;

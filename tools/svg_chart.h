@@ -36,6 +36,8 @@ struct LineChart {
   std::string x_label;
   std::string y_label;
   std::vector<ChartSeries> series;
+  // Ticks on the x axis only at whole numbers (rounds).
+  bool integer_x = false;
   int width = 900;
   int height = 500;
 };
