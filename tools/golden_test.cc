@@ -2,6 +2,7 @@
 // input), its stdout or stderr compared with a file under tools/testdata/
 // (and paramdoc's with tools/config_reference.md), so the docs and the
 // tools' output never drift unnoticed.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,21 @@ struct GoldenCase {
   std::string golden;
 };
 
+// How gtest names a case in its messages.
+void PrintTo(const GoldenCase& c, std::ostream* out) {
+  *out << c.binary;
+  for (const std::string& arg : c.args) *out << " " << arg;
+}
+
+// The shell command that rewrites the golden file (bazel-bin/tools/NAME
+// runs from the workspace root; `bazel run` would mix its own messages
+// into stderr).
 std::string RegenerateCommand(const GoldenCase& c) {
+  const std::string name = c.binary.substr(c.binary.find('/') + 1);
   std::string command =
-      "bazel run //" + c.binary.substr(0, 5) + ":" + c.binary.substr(6) + " --";
+      "bazel build //tools:" + name + " && bazel-bin/" + c.binary;
   for (const std::string& arg : c.args) command += " " + arg;
-  return c.status == 0 ? command : command + " 2>&1";
+  return command + (c.status == 0 ? " > " : " 2> ") + c.golden;
 }
 
 class GoldenTest : public ::testing::TestWithParam<GoldenCase> {};

@@ -62,9 +62,12 @@ TEST(InspectTest, Report) {
   const std::string path = WriteSmallCheckpoint();
   const ToolRun run = RunToolBinary("tools/inspect", {path});
   ASSERT_EQ(run.status, 0) << run.err;
-  ExpectMatchesGolden(absl::StrReplaceAll(run.out, {{path, "CHECKPOINT"}}),
-                      "tools/testdata/small_checkpoint.inspect.txt",
-                      "(run inspect_test's checkpoint through inspect)");
+  ExpectMatchesGolden(
+      absl::StrReplaceAll(run.out, {{path, "CHECKPOINT"}}),
+      "tools/testdata/small_checkpoint.inspect.txt",
+      "bazel-bin/tools/inspect TEST_TMPDIR/0003.model (written by "
+      "this test) | sed s,TEST_TMPDIR/0003.model,CHECKPOINT, > "
+      "tools/testdata/small_checkpoint.inspect.txt");
 }
 
 TEST(InspectTest, DumpWritesCsv) {

@@ -83,8 +83,7 @@ void ExpectMatchesGolden(const std::string& actual,
                 << line + 1
                 << ":\n  file:   " << (line < g.size() ? g[line] : "<end>")
                 << "\n  output: " << (line < a.size() ? a[line] : "<end>")
-                << "\nRegenerate it with: " << regenerate << " > "
-                << golden_path;
+                << "\nIf the change is intended, regenerate it: " << regenerate;
 }
 
 }  // namespace tools

@@ -7,7 +7,8 @@
 //   ToolRun run = RunTool("tools/check", {"train/configs/a.conf"});
 //   EXPECT_EQ(run.status, 0) << run.err;
 //   ExpectMatchesGolden(run.out, "tools/testdata/a.check.txt",
-//                       "bazel run //tools:check -- train/configs/a.conf");
+//                       "bazel-bin/tools/check train/configs/a.conf > "
+//                       "tools/testdata/a.check.txt");
 //
 // Paths are relative to the test's runfiles root (the workspace), which
 // is the working directory of a Bazel test.
@@ -36,8 +37,8 @@ void WriteFileOrDie(const std::string& path, const std::string& text);
 std::string TempPath(const std::string& name);
 
 // EXPECTs `actual` to equal the file at `golden_path`; on a difference it
-// reports the first differing line and how to regenerate the file
-// (`regenerate`, a command).
+// reports the first differing line and `regenerate`, the shell command
+// that rewrites the file.
 void ExpectMatchesGolden(const std::string& actual,
                          const std::string& golden_path,
                          const std::string& regenerate);
