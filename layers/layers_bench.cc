@@ -35,29 +35,35 @@ std::vector<BenchCase> Cases() {
   const Shape<4> pool1 = Shape4(kBatch, 20, 12, 12);  // LeNet pool1 output
   const Shape<4> pool2 = Shape4(kBatch, 50, 4, 4);    // LeNet pool2 output
   const Shape<4> logits = Shape4(kBatch, 1, 1, 10);
-  // The LeNet the trainer is timed on: conv 5x5 32, max pool 2x2,
-  // conv 5x5 64, max pool 2x2, fc 512, fc 10 on 28x28 digits.
+  // The LeNet the trainer is timed on (train/configs/fashion_mnist_lenet.conf):
+  // conv 5x5 pad 2 to 32, max pool 2x2, conv 5x5 pad 2 to 64, max pool 2x2,
+  // fc 512, fc 10 on 28x28 images.
   const Shape<4> digits = Shape4(kBatch, 1, 28, 28);
-  const Shape<4> lenet_conv1 = Shape4(kBatch, 32, 24, 24);
-  const Shape<4> lenet_pool1 = Shape4(kBatch, 32, 12, 12);
-  const Shape<4> lenet_conv2 = Shape4(kBatch, 64, 8, 8);
+  const Shape<4> lenet_conv1 = Shape4(kBatch, 32, 28, 28);
+  const Shape<4> lenet_pool1 = Shape4(kBatch, 32, 14, 14);
+  const Shape<4> lenet_conv2 = Shape4(kBatch, 64, 14, 14);
   const ParamKwargs pool_2x2 = {{"kernel_size", "2"}, {"stride", "2"}};
+  const ParamKwargs conv_5x5 = {{"kernel_size", "5"}, {"pad", "2"}};
+  auto with = [](ParamKwargs kwargs, const char* key, const char* value) {
+    kwargs.push_back({key, value});
+    return kwargs;
+  };
   return {
       {"conv_lenet1_1x32_5x5",
        "conv",
-       {{"nchannel", "32"}, {"kernel_size", "5"}},
+       with(conv_5x5, "nchannel", "32"),
        {digits}},
       {"max_pooling_lenet1_2x2", "max_pooling", pool_2x2, {lenet_conv1}},
       {"conv_lenet2_32x64_5x5",
        "conv",
-       {{"nchannel", "64"}, {"kernel_size", "5"}},
+       with(conv_5x5, "nchannel", "64"),
        {lenet_pool1}},
       {"max_pooling_lenet2_2x2", "max_pooling", pool_2x2, {lenet_conv2}},
       {"avg_pooling_lenet1_2x2", "avg_pooling", pool_2x2, {lenet_conv1}},
-      {"fullc_lenet_1024x512",
+      {"fullc_lenet_3136x512",
        "fullc",
        {{"nhidden", "512"}},
-       {Shape4(kBatch, 1, 1, 1024)}},
+       {Shape4(kBatch, 1, 1, 3136)}},
       {"lrn_lenet_pool1", "lrn", {{"local_size", "5"}}, {lenet_pool1}},
       {"batch_norm_lenet_conv1", "batch_norm", {}, {lenet_conv1}},
       {"fullc_784x500",
