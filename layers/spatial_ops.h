@@ -5,7 +5,9 @@
 // They compute what the tensor extensions compute element by element
 // (unpack_patch2col(pad(img)) / crop(pack_col2patch(...)), pool / unpool),
 // with the same layouts and the same output sizes, but without a division
-// per element; a gpu overload of each sits beside them in the GPU backend.
+// per element. They take cpu tensors only: ConvolutionLayer and PoolingLayer
+// compile for the gpu once gpu overloads of these functions exist (or the
+// gpu registers cuDNN layers under the same type names instead).
 //
 // Example (the forward pass of a 5x5 convolution over a chunk of images):
 //   ConvGeometry g = ...;                       // sizes, stride, pad, dilate
