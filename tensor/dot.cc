@@ -1,8 +1,8 @@
 #include "tensor/dot.h"
 
-#include <cblas.h>
-
 #include <climits>
+
+#include "tensor/blas_library.h"
 
 namespace umbra {
 namespace {
@@ -38,51 +38,51 @@ namespace blas {
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           float alpha, const float* a, index_t lda, const float* b, index_t ldb,
           float beta, float* c, index_t ldc) {
-  cblas_sgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b), ToBlasInt(m, "m"),
-              ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha, a,
-              Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta, c,
-              Ld(ldc, n));
+  Cblas().sgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
+                ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
+                a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
+                c, Ld(ldc, n));
 }
 
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           double alpha, const double* a, index_t lda, const double* b,
           index_t ldb, double beta, double* c, index_t ldc) {
-  cblas_dgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b), ToBlasInt(m, "m"),
-              ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha, a,
-              Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta, c,
-              Ld(ldc, n));
+  Cblas().dgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
+                ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
+                a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
+                c, Ld(ldc, n));
 }
 
 void Gemv(bool trans_a, index_t m, index_t n, float alpha, const float* a,
           index_t lda, const float* x, float beta, float* y) {
-  cblas_sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(m, "m"),
-              ToBlasInt(n, "n"), alpha, a, Ld(lda, n), x, 1, beta, y, 1);
+  Cblas().sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(m, "m"),
+                ToBlasInt(n, "n"), alpha, a, Ld(lda, n), x, 1, beta, y, 1);
 }
 
 void Gemv(bool trans_a, index_t m, index_t n, double alpha, const double* a,
           index_t lda, const double* x, double beta, double* y) {
-  cblas_dgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(m, "m"),
-              ToBlasInt(n, "n"), alpha, a, Ld(lda, n), x, 1, beta, y, 1);
+  Cblas().dgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(m, "m"),
+                ToBlasInt(n, "n"), alpha, a, Ld(lda, n), x, 1, beta, y, 1);
 }
 
 void Ger(index_t m, index_t n, float alpha, const float* x, const float* y,
          float* a, index_t lda) {
-  cblas_sger(CblasRowMajor, ToBlasInt(m, "m"), ToBlasInt(n, "n"), alpha, x, 1,
-             y, 1, a, Ld(lda, n));
+  Cblas().sger(CblasRowMajor, ToBlasInt(m, "m"), ToBlasInt(n, "n"), alpha, x, 1,
+               y, 1, a, Ld(lda, n));
 }
 
 void Ger(index_t m, index_t n, double alpha, const double* x, const double* y,
          double* a, index_t lda) {
-  cblas_dger(CblasRowMajor, ToBlasInt(m, "m"), ToBlasInt(n, "n"), alpha, x, 1,
-             y, 1, a, Ld(lda, n));
+  Cblas().dger(CblasRowMajor, ToBlasInt(m, "m"), ToBlasInt(n, "n"), alpha, x, 1,
+               y, 1, a, Ld(lda, n));
 }
 
 float Dot(index_t n, const float* x, const float* y) {
-  return cblas_sdot(ToBlasInt(n, "n"), x, 1, y, 1);
+  return Cblas().sdot(ToBlasInt(n, "n"), x, 1, y, 1);
 }
 
 double Dot(index_t n, const double* x, const double* y) {
-  return cblas_ddot(ToBlasInt(n, "n"), x, 1, y, 1);
+  return Cblas().ddot(ToBlasInt(n, "n"), x, 1, y, 1);
 }
 
 }  // namespace blas

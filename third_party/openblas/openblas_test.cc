@@ -1,7 +1,10 @@
 // Checks that OpenBLAS's cblas links and computes: sgemm on random matrices of
-// odd sizes, with a transposed operand, against a naive product in double.
+// odd sizes, with a transposed operand, against a naive product in double;
+// and that OPENBLAS_CORETYPE, when the test sets it, picks the kernels.
 #include <cblas.h>
+#include <strings.h>
 
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -30,6 +33,20 @@ TEST(OpenBlasTest, SgemmMatchesNaiveProduct) {
           << "at (" << i << ", " << j << ")";
     }
   }
+}
+
+// umbra's loader (tensor/blas_library.cc) relies on OpenBLAS reading
+// OPENBLAS_CORETYPE when it loads; openblas_coretype_test sets it.
+TEST(OpenBlasTest, CoreTypeFromEnvironmentPicksTheKernels) {
+  const char* core_type = std::getenv("OPENBLAS_CORETYPE");
+  const char* core_name = openblas_get_corename();
+  ASSERT_NE(core_name, nullptr);
+  if (core_type == nullptr) {
+    GTEST_SKIP() << "OPENBLAS_CORETYPE is unset; OpenBLAS chose " << core_name;
+  }
+  EXPECT_EQ(strcasecmp(core_name, core_type), 0)
+      << "OPENBLAS_CORETYPE=" << core_type << " but OpenBLAS runs "
+      << core_name;
 }
 
 }  // namespace

@@ -1,0 +1,179 @@
+#include "tensor/blas_library.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "tensor/base.h"
+#include "tensor/threads.h"
+
+namespace umbra {
+namespace blas {
+namespace {
+
+// Debian's pthread build first (the one whose cblas.h umbra compiles
+// against), then whatever the dynamic linker finds by soname.
+constexpr const char* kLibraryCandidates[] = {
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+    "libopenblas.so.0",
+};
+constexpr const char* kPackageAdvice =
+    "install Debian's libopenblas0-pthread (the library) or libopenblas-dev "
+    "(library and headers, as umbra's build needs)";
+
+// Sets OPENBLAS_CORETYPE to PreferredCoreType() while the library loads,
+// when the user has not set it, and removes it again afterwards, so that
+// child processes see the environment the user gave.
+class ScopedCoreType {
+ public:
+  ScopedCoreType() {
+    const char* preferred = PreferredCoreType();
+    if (std::getenv("OPENBLAS_CORETYPE") == nullptr && *preferred != '\0') {
+      set_ = setenv("OPENBLAS_CORETYPE", preferred, /*overwrite=*/0) == 0;
+    }
+  }
+  ~ScopedCoreType() {
+    if (set_) unsetenv("OPENBLAS_CORETYPE");
+  }
+  ScopedCoreType(const ScopedCoreType&) = delete;
+  ScopedCoreType& operator=(const ScopedCoreType&) = delete;
+
+ private:
+  bool set_ = false;
+};
+
+struct Library {
+  void* handle = nullptr;  // Never closed: OpenBLAS's threads outlive main.
+  std::string path;
+  CblasFunctions functions{};
+  char* (*get_corename)() = nullptr;
+  void (*set_num_threads)(int) = nullptr;
+  int (*get_num_threads)() = nullptr;
+  // Whether OpenBLAS's thread count follows GetNumThreads().
+  bool follow_threads = false;
+  std::mutex threads_mu;
+  std::atomic<int> applied_threads{0};
+};
+
+template <typename Fn>
+void Resolve(const Library& lib, const char* name, Fn* fn) {
+  dlerror();
+  *fn = reinterpret_cast<Fn>(dlsym(lib.handle, name));
+  if (*fn == nullptr) {
+    const char* error = dlerror();
+    ThrowTensorError("OpenBLAS loaded from ", lib.path, " has no ", name, " (",
+                     error ? error : "null symbol", "); ", kPackageAdvice);
+  }
+}
+
+// The optional OpenBLAS extensions: null when absent.
+template <typename Fn>
+void ResolveOptional(const Library& lib, const char* name, Fn* fn) {
+  *fn = reinterpret_cast<Fn>(dlsym(lib.handle, name));
+}
+
+Library* LoadOpenBlas() {
+  std::string errors;
+  void* handle = nullptr;
+  const char* opened = nullptr;
+  {
+    ScopedCoreType core_type;
+    for (const char* candidate : kLibraryCandidates) {
+      handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
+      if (handle != nullptr) {
+        opened = candidate;
+        break;
+      }
+      const char* error = dlerror();  // Names the candidate.
+      errors += detail::StrCat("\n  ", error ? error : candidate);
+    }
+  }
+  if (handle == nullptr) {
+    ThrowTensorError(
+        "cannot load OpenBLAS, which umbra's CPU matrix products (dot) "
+        "need; tried:",
+        errors, "\n", kPackageAdvice);
+  }
+  auto* lib = new Library;  // Lives as long as the process.
+  lib->handle = handle;
+  lib->path = opened;
+  Resolve(*lib, "cblas_sgemm", &lib->functions.sgemm);
+  Resolve(*lib, "cblas_dgemm", &lib->functions.dgemm);
+  Resolve(*lib, "cblas_sgemv", &lib->functions.sgemv);
+  Resolve(*lib, "cblas_dgemv", &lib->functions.dgemv);
+  Resolve(*lib, "cblas_sger", &lib->functions.sger);
+  Resolve(*lib, "cblas_dger", &lib->functions.dger);
+  Resolve(*lib, "cblas_sdot", &lib->functions.sdot);
+  Resolve(*lib, "cblas_ddot", &lib->functions.ddot);
+  ResolveOptional(*lib, "openblas_get_corename", &lib->get_corename);
+  ResolveOptional(*lib, "openblas_set_num_threads", &lib->set_num_threads);
+  ResolveOptional(*lib, "openblas_get_num_threads", &lib->get_num_threads);
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(lib->functions.sgemm), &info) != 0 &&
+      info.dli_fname != nullptr) {
+    lib->path = info.dli_fname;
+  }
+  lib->follow_threads = lib->set_num_threads != nullptr &&
+                        std::getenv("OPENBLAS_NUM_THREADS") == nullptr;
+  return lib;
+}
+
+Library& Loaded() {
+  // A failed load throws and is retried (and reported) on the next call.
+  static Library* lib = LoadOpenBlas();
+  return *lib;
+}
+
+}  // namespace
+
+const char* PreferredCoreType() {
+#if defined(__x86_64__) || defined(__i386__)
+  // OpenBLAS recognises Intel CPUs by model number, so it misses every model
+  // newer than the library (0.3.21 runs Prescott kernels on model 207);
+  // other vendors it recognises by family and features. OpenBLAS 0.3.21
+  // does not list "Cooperlake" in its OPENBLAS_CORETYPE table either, but an
+  // unknown name falls back to choosing by features, which picks it.
+  if (!__builtin_cpu_is("intel")) return "";
+  if (__builtin_cpu_supports("avx512bf16")) return "Cooperlake";
+  if (__builtin_cpu_supports("avx512f")) return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    return "Haswell";
+  }
+#endif
+  return "";
+}
+
+const CblasFunctions& Cblas() {
+  Library& lib = Loaded();
+  if (lib.follow_threads) {
+    const int threads = GetNumThreads();
+    if (lib.applied_threads.load(std::memory_order_acquire) != threads) {
+      std::lock_guard<std::mutex> lock(lib.threads_mu);
+      if (lib.applied_threads.load(std::memory_order_relaxed) != threads) {
+        lib.set_num_threads(threads);
+        lib.applied_threads.store(threads, std::memory_order_release);
+      }
+    }
+  }
+  return lib.functions;
+}
+
+std::string CoreName() {
+  const Library& lib = Loaded();
+  if (lib.get_corename == nullptr) return "unknown (not OpenBLAS)";
+  const char* name = lib.get_corename();
+  return name ? name : "unknown";
+}
+
+int NumThreads() {
+  Cblas();  // Applies GetNumThreads() first.
+  const Library& lib = Loaded();
+  return lib.get_num_threads == nullptr ? 0 : lib.get_num_threads();
+}
+
+std::string LibraryPath() { return Loaded().path; }
+
+}  // namespace blas
+}  // namespace umbra

@@ -1,0 +1,71 @@
+// OpenBLAS, loaded at run time on first use, and the cblas functions umbra
+// calls through it.
+//
+// Debian's OpenBLAS (a DYNAMIC_ARCH build) picks its kernels in a load-time
+// constructor from the CPU model and OPENBLAS_CORETYPE; on CPUs newer than
+// the library it falls back to slow generic kernels ("Prescott"). umbra
+// therefore never links -lopenblas: the first call to Cblas() sets
+// OPENBLAS_CORETYPE from the CPU's features when the user has not set it
+// (PreferredCoreType()), dlopens the library, resolves the functions and
+// restores the environment. A user-set OPENBLAS_CORETYPE always wins.
+//
+// OpenBLAS runs its products on GetNumThreads() threads (tensor/threads.h),
+// following SetNumThreads, unless the user set OPENBLAS_NUM_THREADS.
+//
+// tensor/tensor.h leaves this header out, so that cblas.h stays out of every
+// file; include it where the library itself is wanted (benchmarks, reports).
+//
+// Example:
+//   const umbra::blas::CblasFunctions& cblas = umbra::blas::Cblas();
+//   cblas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a,
+//               k, b, n, 0.0f, c, n);
+//   std::cout << umbra::blas::CoreName();  // "Cooperlake"
+#ifndef UMBRA_TENSOR_BLAS_LIBRARY_H_
+#define UMBRA_TENSOR_BLAS_LIBRARY_H_
+
+#include <cblas.h>
+
+#include <string>
+
+namespace umbra {
+namespace blas {
+
+// The cblas functions umbra uses, resolved from the loaded library.
+struct CblasFunctions {
+  decltype(&cblas_sgemm) sgemm;
+  decltype(&cblas_dgemm) dgemm;
+  decltype(&cblas_sgemv) sgemv;
+  decltype(&cblas_dgemv) dgemv;
+  decltype(&cblas_sger) sger;
+  decltype(&cblas_dger) dger;
+  decltype(&cblas_sdot) sdot;
+  decltype(&cblas_ddot) ddot;
+};
+
+// Loads OpenBLAS on the first call (thread-safe), sets its thread count to
+// GetNumThreads() when that changed, and returns its functions. Throws
+// TensorError naming the library and the Debian package to install when it
+// cannot be loaded or lacks a function.
+const CblasFunctions& Cblas();
+
+// The kernels OpenBLAS runs, as it names them ("Cooperlake", "SkylakeX",
+// "Haswell", "Prescott" for its generic fallback); loads the library.
+std::string CoreName();
+
+// The number of threads OpenBLAS runs a product on (0 when the library has
+// no openblas_get_num_threads); loads the library.
+int NumThreads();
+
+// The file the library was loaded from; loads the library.
+std::string LibraryPath();
+
+// The OPENBLAS_CORETYPE umbra sets for this CPU when the user sets none: on
+// Intel CPUs "Cooperlake" with AVX512_BF16, "SkylakeX" with AVX-512F,
+// "Haswell" with AVX2 and FMA; otherwise "" (OpenBLAS's own detection, which
+// handles other vendors by family, is left alone).
+const char* PreferredCoreType();
+
+}  // namespace blas
+}  // namespace umbra
+
+#endif  // UMBRA_TENSOR_BLAS_LIBRARY_H_
