@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "tensor/blas_library.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
@@ -92,7 +93,9 @@ std::string DescribeCpu() {
       "\n", "  compiled for: ", Listed(CompiledFeatures()),
       " (tensor packets: ", PacketName(), ")\n", "  threads: ", GetNumThreads(),
       " for tensor expressions (nthread = 0: one per core; ",
-      std::thread::hardware_concurrency(), " online)\n");
+      std::thread::hardware_concurrency(), " online)\n",
+      "  matrix products: OpenBLAS, ", blas::CoreName(), " kernels, ",
+      blas::NumThreads(), " threads (", blas::LibraryPath(), ")\n");
 }
 
 }  // namespace tools
