@@ -67,9 +67,7 @@ INSTANTIATE_TEST_SUITE_P(
                    1,
                    "tools/testdata/bad_shape.check.txt"}));
 
-// The example configs are data of //train; built with them as data only
-// where //train exports them (see BUILD.bazel).
-#ifdef UMBRA_TOOLS_EXAMPLE_CONFIGS
+// The example configs (data of //train, exported to //tools).
 const char kMlp[] = "train/configs/fashion_mnist_mlp.conf";
 const char kLenet[] = "train/configs/fashion_mnist_lenet.conf";
 const char kBnCnn[] = "train/configs/fashion_mnist_bn_cnn.conf";
@@ -115,7 +113,6 @@ TEST(TimeTest, TimesEveryLayer) {
     EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
   }
 }
-#endif
 
 TEST(HelpTest, EveryToolHasHelpAndRefusesUnknownFlags) {
   for (const char* tool : {"tools/paramdoc", "tools/check", "tools/inspect",
