@@ -1,0 +1,373 @@
+#!/usr/bin/python3
+"""Training speed of umbra against PyTorch on the CPU, side by side (issue 7).
+
+What it measures
+  images/s of training rounds (passes over the 60000 Fashion-MNIST training
+  images, batch size 64) for the same net on both sides:
+
+  * PyTorch (Debian's python3-torch 1.13, run with /usr/bin/python3): the net
+    of train/configs/fashion_mnist_{mlp,lenet}.conf rebuilt in torch.nn
+    (same layer sizes, pad, ReLU, softmax cross-entropy, kaiming init,
+    SGD with momentum 0.9, eta and wd from the config, no wd on biases,
+    cosine schedule over the rounds). One round is what umbra's trainer does
+    in one: a new shuffle, then for every batch the gather of the batch,
+    forward, loss, the train error (eval_train = 1), backward and the update;
+    the last partial batch is filled with the first images of the next pass
+    (round_batch = 1) and 60000 images are counted. Reading and decoding the
+    gz IDX files (gzip + struct, pixels / 256 as umbra's mnist iterator) is
+    done before and not timed, so is the evaluation on the test set.
+  * umbra: bazel-bin/train/train CONFIG num_round=R save_model=0 silent=1
+    model_dir=TMP, images/s parsed from its per-round lines
+    ("[r]\telapsed:..\timages/s:N ..."). umbra times the same part of a round
+    (its test-set evaluation is not in the figure).
+
+  PyTorch is tried at every thread setting asked for: torch.set_num_threads
+  (--threads), the OpenBLAS threads of the BLAS its matrix products use
+  (OPENBLAS_NUM_THREADS, --blas_threads) and torch.set_num_interop_threads
+  (--interop). OMP_NUM_THREADS is set to the torch thread count. Environment
+  variables have to be set before torch is imported, so every run of a
+  setting is a fresh process (this script relaunched with --worker). The best
+  setting (highest median) is PyTorch's figure.
+
+  The machine may be shared and noisy, so the runs are interleaved: each of
+  --reps repetitions runs every PyTorch setting, then umbra. Figures are
+  medians over all timed rounds of all repetitions; the load average is
+  printed before and after.
+
+  With --tune_batches N the settings are first screened on N batches each
+  (cheap for LeNet, whose full round takes ~25 s), and only the best one
+  takes part in the interleaved full-round comparison.
+
+How to run (from the repository root, as the user that builds umbra)
+  apt-get install -y python3-torch           # once, as root
+  bazel build -c opt //train                 # or pass --build
+  /usr/bin/python3 tools/compare_pytorch.py --net mlp --rounds 3 --reps 3
+  /usr/bin/python3 tools/compare_pytorch.py --net lenet --rounds 2 --reps 2 \\
+      --tune_batches 300
+  /usr/bin/python3 tools/compare_pytorch.py --net mlp --threads 2 \\
+      --blas_threads 1,2 --interop 1,2      # other settings to try
+
+  --net both runs the MLP, then LeNet. The last lines are the table:
+  net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch.
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA_DIR = "/usr/share/datasets/fashion-mnist"
+BATCH_SIZE = 64
+
+# From train/configs/fashion_mnist_{mlp,lenet}.conf.
+NETS = {
+    "mlp": {"config": "train/configs/fashion_mnist_mlp.conf",
+            "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10},
+    "lenet": {"config": "train/configs/fashion_mnist_lenet.conf",
+              "eta": 0.03, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
+}
+
+
+# --------------------------------------------------------------------------
+# PyTorch side (runs in a worker process, after its environment is set).
+
+def read_idx(path):
+    """An IDX file (plain or gzip) as (dims, bytes), like umbra's idx_file."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        raw = f.read()
+    zero, dtype, ndim = struct.unpack(">HBB", raw[:4])
+    if zero != 0 or dtype != 0x08:
+        raise ValueError("%s: not an unsigned-byte IDX file" % path)
+    dims = struct.unpack(">" + "I" * ndim, raw[4:4 + 4 * ndim])
+    return dims, raw[4 + 4 * ndim:]
+
+
+def load_fashion_mnist(torch, flat):
+    """Training images (pixels / 256, float32) and labels (int64)."""
+    import numpy as np
+    dims, pixels = read_idx(os.path.join(DATA_DIR,
+                                         "train-images-idx3-ubyte.gz"))
+    ldims, labels = read_idx(os.path.join(DATA_DIR,
+                                          "train-labels-idx1-ubyte.gz"))
+    n, rows, cols = dims
+    assert ldims[0] == n
+    x = np.frombuffer(pixels, dtype=np.uint8).astype(np.float32) / 256.0
+    x = x.reshape(n, rows * cols) if flat else x.reshape(n, 1, rows, cols)
+    y = np.frombuffer(labels, dtype=np.uint8).astype(np.int64)
+    return torch.from_numpy(x.copy()), torch.from_numpy(y.copy())
+
+
+def build_net(torch, net):
+    nn = torch.nn
+    if net == "mlp":
+        model = nn.Sequential(
+            nn.Linear(784, 256), nn.ReLU(inplace=True),
+            nn.Linear(256, 128), nn.ReLU(inplace=True),
+            nn.Linear(128, 10))
+    else:
+        model = nn.Sequential(
+            nn.Conv2d(1, 32, 5, padding=2), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2, 2),
+            nn.Conv2d(32, 64, 5, padding=2), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2, 2),
+            nn.Flatten(),
+            nn.Linear(3136, 512), nn.ReLU(inplace=True),
+            nn.Linear(512, 10))
+    for m in model.modules():  # random_type = kaiming; bias 0
+        if isinstance(m, (nn.Linear, nn.Conv2d)):
+            nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            nn.init.zeros_(m.bias)
+    return model
+
+
+def worker(args):
+    """Trains `args.rounds` rounds with PyTorch and prints a RESULT line."""
+    import torch
+    torch.set_num_threads(args.w_threads)
+    torch.set_num_interop_threads(args.w_interop)
+    torch.manual_seed(0)
+    spec = NETS[args.net]
+    x, y = load_fashion_mnist(torch, flat=args.net == "mlp")
+    n = x.shape[0]
+    model = build_net(torch, args.net)
+    weights = [p for name, p in model.named_parameters()
+               if name.endswith("weight")]
+    biases = [p for name, p in model.named_parameters()
+              if name.endswith("bias")]
+    opt = torch.optim.SGD(
+        [{"params": weights, "weight_decay": spec["wd"]},
+         {"params": biases, "weight_decay": 0.0}],
+        lr=spec["eta"], momentum=spec["momentum"])
+    loss_fn = torch.nn.CrossEntropyLoss()
+    model.train()
+    per_round = []
+    batches_per_round = math.ceil(n / BATCH_SIZE)
+    if args.max_batches > 0:
+        batches_per_round = min(batches_per_round, args.max_batches)
+    for rnd in range(args.rounds):
+        lr = spec["eta"] * 0.5 * (1 + math.cos(math.pi * rnd /
+                                               spec["max_step"]))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        start = time.perf_counter()
+        order = torch.randperm(n)
+        images = 0
+        wrong = 0
+        for b in range(batches_per_round):
+            idx = order[b * BATCH_SIZE:(b + 1) * BATCH_SIZE]
+            real = idx.shape[0]
+            if real < BATCH_SIZE:  # round_batch = 1
+                idx = torch.cat([idx, torch.randperm(n)[:BATCH_SIZE - real]])
+            xb = x.index_select(0, idx)
+            yb = y.index_select(0, idx)
+            out = model(xb)
+            loss = loss_fn(out, yb)
+            wrong += int((out[:real].argmax(1) != yb[:real]).sum())
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            images += real
+        seconds = time.perf_counter() - start
+        if not math.isfinite(float(loss)):
+            raise RuntimeError("loss is %s" % float(loss))
+        per_round.append({"images_per_s": images / seconds,
+                          "seconds": seconds, "images": images,
+                          "train_error": wrong / images})
+    print("RESULT " + json.dumps({"rounds": per_round,
+                                  "torch": torch.__version__,
+                                  "threads": torch.get_num_threads(),
+                                  "interop": torch.get_num_interop_threads()}),
+          flush=True)
+
+
+# --------------------------------------------------------------------------
+# Driver.
+
+def setting_name(s):
+    return "torch=%d interop=%d OMP=%d BLAS=%d" % (
+        s["threads"], s["interop"], s["threads"], s["blas"])
+
+
+def run_torch(net, setting, rounds, max_batches):
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = str(setting["threads"])
+    env["OPENBLAS_NUM_THREADS"] = str(setting["blas"])
+    env["MKL_NUM_THREADS"] = str(setting["blas"])
+    cmd = ["/usr/bin/python3", os.path.abspath(__file__), "--worker",
+           "--net", net, "--rounds", str(rounds),
+           "--max_batches", str(max_batches),
+           "--w_threads", str(setting["threads"]),
+           "--w_interop", str(setting["interop"])]
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[len("RESULT "):])
+            return [r["images_per_s"] for r in result["rounds"]], result
+    raise RuntimeError("PyTorch worker failed (%d):\n%s%s" %
+                       (proc.returncode, proc.stdout, proc.stderr))
+
+
+ROUND_LINE = re.compile(r"^\[(\d+)\]\s.*images/s:([0-9.]+)")
+
+
+def run_umbra(binary, net, rounds, extra):
+    with tempfile.TemporaryDirectory(prefix="umbra_cmp_") as model_dir:
+        cmd = [binary, os.path.join(REPO, NETS[net]["config"]),
+               "num_round=%d" % rounds, "save_model=0", "silent=1",
+               "model_dir=" + model_dir] + extra
+        proc = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    figures = []
+    for line in proc.stdout.splitlines():
+        m = ROUND_LINE.match(line)
+        if m:
+            figures.append(float(m.group(2)))
+    if proc.returncode != 0 or len(figures) != rounds:
+        raise RuntimeError("umbra failed (%d): %s\n%s%s" %
+                           (proc.returncode, " ".join(cmd), proc.stdout,
+                            proc.stderr))
+    return figures
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def fmt_list(values):
+    return "[" + ", ".join("%.0f" % v for v in values) + "]"
+
+
+def compare(args, net, binary):
+    settings = [{"threads": t, "blas": b, "interop": i}
+                for t in args.threads for b in args.blas_threads
+                for i in args.interop]
+    print("== %s: nproc %d, load average %s" %
+          (net, os.cpu_count(), loadavg()), flush=True)
+    if args.tune_batches > 0 and len(settings) > 1:
+        tuned = {}
+        for rep in range(args.reps):
+            for s in settings:
+                figures, _ = run_torch(net, s, 1, args.tune_batches)
+                tuned.setdefault(setting_name(s), []).extend(figures)
+                print("  tune rep %d  pytorch %-36s %s images/s" %
+                      (rep + 1, setting_name(s), fmt_list(figures)),
+                      flush=True)
+        best_name = max(tuned, key=lambda k: statistics.median(tuned[k]))
+        for name, figures in tuned.items():
+            print("  tune median %-36s %.0f images/s (%d batches)" %
+                  (name, statistics.median(figures), args.tune_batches))
+        settings = [s for s in settings if setting_name(s) == best_name]
+    torch_figures = {setting_name(s): [] for s in settings}
+    umbra_figures = []
+    for rep in range(args.reps):
+        for s in settings:
+            figures, _ = run_torch(net, s, args.rounds, 0)
+            torch_figures[setting_name(s)].extend(figures)
+            print("  rep %d  pytorch %-36s %s images/s" %
+                  (rep + 1, setting_name(s), fmt_list(figures)), flush=True)
+        figures = run_umbra(binary, net, args.rounds, args.umbra_args)
+        umbra_figures.extend(figures)
+        print("  rep %d  umbra   %-36s %s images/s" %
+              (rep + 1, " ".join(args.umbra_args) or "(config as is)",
+               fmt_list(figures)), flush=True)
+    for name, figures in torch_figures.items():
+        print("  median pytorch %-36s %.0f images/s over %d rounds" %
+              (name, statistics.median(figures), len(figures)))
+    best_name = max(torch_figures,
+                    key=lambda k: statistics.median(torch_figures[k]))
+    best = statistics.median(torch_figures[best_name])
+    umbra = statistics.median(umbra_figures)
+    print("  median umbra %.0f images/s over %d rounds; load average now %s"
+          % (umbra, len(umbra_figures), loadavg()), flush=True)
+    return (net, best, best_name, umbra)
+
+
+def parse_ints(text):
+    return [int(v) for v in text.split(",") if v]
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="See the module docstring (head -60 %s) for details." %
+        os.path.relpath(__file__, REPO))
+    parser.add_argument("--net", choices=["mlp", "lenet", "both"],
+                        default="mlp")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="training rounds per run, each side")
+    parser.add_argument("--reps", type=int, default=2,
+                        help="interleaved repetitions (pytorch, umbra, ...)")
+    parser.add_argument("--threads", type=parse_ints, default=[1, 2],
+                        help="torch.set_num_threads values to try (and "
+                        "OMP_NUM_THREADS), comma-separated")
+    parser.add_argument("--blas_threads", type=parse_ints, default=[1, 2],
+                        help="OPENBLAS_NUM_THREADS values to try")
+    parser.add_argument("--interop", type=parse_ints, default=[1],
+                        help="torch.set_num_interop_threads values to try")
+    parser.add_argument("--tune_batches", type=int, default=0,
+                        help="screen the settings on this many batches first "
+                        "and compare only the best in full rounds; 0: all "
+                        "settings in full rounds")
+    parser.add_argument("--max_batches", type=int, default=0,
+                        help=argparse.SUPPRESS)  # worker only
+    parser.add_argument("--umbra_bin",
+                        default=os.path.join(REPO, "bazel-bin/train/train"))
+    parser.add_argument("--build", action="store_true",
+                        help="bazel build -c opt //train first")
+    parser.add_argument("--umbra_args", nargs="*", default=[],
+                        help="extra key=value overrides for umbra "
+                        "(e.g. nthread=2)")
+    parser.add_argument("--worker", action="store_true",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--w_threads", type=int, default=1,
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--w_interop", type=int, default=1,
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    if args.build:
+        subprocess.run(["bazel", "build", "-c", "opt", "//train"], cwd=REPO,
+                       check=True)
+    if not os.path.exists(args.umbra_bin):
+        sys.exit("%s is missing: run bazel build -c opt //train (or --build)"
+                 % args.umbra_bin)
+    # A private copy, so that a rebuild of bazel-bin during the runs (the
+    # machine and its Bazel server may be shared) cannot change the binary.
+    tmp = tempfile.mkdtemp(prefix="umbra_bin_")
+    binary = os.path.join(tmp, "train")
+    shutil.copy2(args.umbra_bin, binary)
+    try:
+        nets = ["mlp", "lenet"] if args.net == "both" else [args.net]
+        rows = [compare(args, net, binary) for net in nets]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print("batch size %d, %d rounds x %d reps each side, nproc %d, "
+          "load average %s" % (BATCH_SIZE, args.rounds, args.reps,
+                               os.cpu_count(), loadavg()))
+    print("| net | PyTorch best images/s (setting) | umbra images/s | "
+          "umbra / PyTorch |")
+    print("| --- | --- | --- | --- |")
+    for net, best, name, umbra in rows:
+        print("| %s | %.0f (%s) | %.0f | %.2fx |" %
+              (net, best, name, umbra, umbra / best))
+
+
+if __name__ == "__main__":
+    main()
