@@ -29,6 +29,7 @@
 #include "layers/layer.h"
 #include "layers/spatial_ops.h"
 #include "layers/weight_param.h"
+#include "layers/window_keys.h"
 #include "param/param.h"
 #include "tensor/tensor.h"
 
@@ -171,16 +172,7 @@ class ConvolutionLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!param_.kernel_height) param_.kernel_height = param_.kernel_size;
-    if (!param_.kernel_width) param_.kernel_width = param_.kernel_size;
-    if (!param_.kernel_height || !param_.kernel_width) {
-      throw ParamError(
-          "ConvolutionParam: key 'kernel_size' is required (or both "
-          "'kernel_height' and 'kernel_width')",
-          "ConvolutionParam", "kernel_size");
-    }
-    if (!param_.pad_y) param_.pad_y = param_.pad.value_or(0);
-    if (!param_.pad_x) param_.pad_x = param_.pad.value_or(0);
+    ResolveWindowKeys(&param_, "ConvolutionParam");
     if (param_.nchannel % param_.ngroup != 0) {
       throw ParamError("ConvolutionParam: key 'nchannel' (" +
                            std::to_string(param_.nchannel) +

@@ -22,6 +22,7 @@
 
 #include "layers/layer.h"
 #include "layers/spatial_ops.h"
+#include "layers/window_keys.h"
 #include "param/param.h"
 #include "tensor/tensor.h"
 
@@ -107,16 +108,7 @@ class PoolingLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!param_.kernel_height) param_.kernel_height = param_.kernel_size;
-    if (!param_.kernel_width) param_.kernel_width = param_.kernel_size;
-    if (!param_.kernel_height || !param_.kernel_width) {
-      throw ParamError(
-          "PoolingParam: key 'kernel_size' is required (or both "
-          "'kernel_height' and 'kernel_width')",
-          "PoolingParam", "kernel_size");
-    }
-    if (!param_.pad_y) param_.pad_y = param_.pad.value_or(0);
-    if (!param_.pad_x) param_.pad_x = param_.pad.value_or(0);
+    ResolveWindowKeys(&param_, "PoolingParam");
     if (*param_.pad_y >= *param_.kernel_height ||
         *param_.pad_x >= *param_.kernel_width) {
       std::ostringstream os;

@@ -212,34 +212,13 @@ size_t TypeFlagSize(int type_flag);
 //   UMBRA_TYPE_SWITCH(blob.type_flag_, DType, { Fill<DType>(blob); });
 #define UMBRA_TYPE_SWITCH(type, DType, ...)                              \
   switch (type) {                                                        \
-    case ::umbra::kFloat32: {                                            \
-      typedef float DType;                                               \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kFloat64: {                                            \
-      typedef double DType;                                              \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kFloat16: {                                            \
-      typedef ::umbra::half_t DType;                                     \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kUint8: {                                              \
-      typedef uint8_t DType;                                             \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kInt8: {                                               \
-      typedef int8_t DType;                                              \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kInt32: {                                              \
-      typedef int32_t DType;                                             \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
-    case ::umbra::kInt64: {                                              \
-      typedef int64_t DType;                                             \
-      { __VA_ARGS__ }                                                    \
-    } break;                                                             \
+    UMBRA_TYPE_CASE_(kFloat32, float, DType, __VA_ARGS__)                \
+    UMBRA_TYPE_CASE_(kFloat64, double, DType, __VA_ARGS__)               \
+    UMBRA_TYPE_CASE_(kFloat16, ::umbra::half_t, DType, __VA_ARGS__)      \
+    UMBRA_TYPE_CASE_(kUint8, uint8_t, DType, __VA_ARGS__)                \
+    UMBRA_TYPE_CASE_(kInt8, int8_t, DType, __VA_ARGS__)                  \
+    UMBRA_TYPE_CASE_(kInt32, int32_t, DType, __VA_ARGS__)                \
+    UMBRA_TYPE_CASE_(kInt64, int64_t, DType, __VA_ARGS__)                \
     default:                                                             \
       ::umbra::ThrowTensorError("UMBRA_TYPE_SWITCH: unknown type flag ", \
                                 (type));                                 \
@@ -248,19 +227,20 @@ size_t TypeFlagSize(int type_flag);
 // Like UMBRA_TYPE_SWITCH, for float32/float64 only; other flags throw.
 #define UMBRA_REAL_TYPE_SWITCH(type, DType, ...)                 \
   switch (type) {                                                \
-    case ::umbra::kFloat32: {                                    \
-      typedef float DType;                                       \
-      { __VA_ARGS__ }                                            \
-    } break;                                                     \
-    case ::umbra::kFloat64: {                                    \
-      typedef double DType;                                      \
-      { __VA_ARGS__ }                                            \
-    } break;                                                     \
+    UMBRA_TYPE_CASE_(kFloat32, float, DType, __VA_ARGS__)        \
+    UMBRA_TYPE_CASE_(kFloat64, double, DType, __VA_ARGS__)       \
     default:                                                     \
       ::umbra::ThrowTensorError("UMBRA_REAL_TYPE_SWITCH: type ", \
                                 ::umbra::TypeFlagName(type),     \
                                 " is not float32 or float64");   \
   }
+
+// One case of the switches above: `...` runs with DType naming CType.
+#define UMBRA_TYPE_CASE_(flag, CType, DType, ...) \
+  case ::umbra::flag: {                           \
+    typedef CType DType;                          \
+    { __VA_ARGS__ }                               \
+  } break;
 
 // Math functions usable in per-element code on host and device; half_t
 // arguments go through the float overloads.
