@@ -127,25 +127,6 @@ TYPED_TEST(ExtensionGpuTest, ChainersThroughTheGenericKernel) {
   }
 }
 
-TYPED_TEST(ExtensionGpuTest, SoftmaxMatchesTheCpuExtension) {
-  typedef TypeParam D;
-  auto energy = this->rng_.template Tensor<D>(Shape2(33, 517), -10, 10);
-  auto genergy = ToGpu(energy.view());
-  TensorContainer<cpu, 2, D> want(energy.shape_);
-  TensorContainer<gpu, 2, D> got(energy.shape_);
-  Softmax(want.view(), energy.view());
-  Softmax(got.view(), genergy.view());
-  EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
-  TensorContainer<cpu, 1, D> label(Shape1(33));
-  for (index_t y = 0; y < 33; ++y) label[y] = D((y * 7) % 517);
-  auto glabel = ToGpu(label.view());
-  TensorContainer<cpu, 2, D> grad(energy.shape_);
-  TensorContainer<gpu, 2, D> ggrad(energy.shape_);
-  SoftmaxGrad(grad.view(), want.view(), label.view());
-  SoftmaxGrad(ggrad.view(), got.view(), glabel.view());
-  EXPECT_TRUE(GpuNear(ggrad.view(), grad.view(), this->Tol()));
-}
-
 // Runs `make(x, y)` into host and device containers shaped like the
 // expression and compares (x, y: 4-D operands of shape s).
 template <typename DType, int dim, typename MakeFn>

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 
 #include "tensor/gpu/reduce_kernels_cuda.h"
 
@@ -36,29 +37,47 @@ void ReduceAxis(Tensor<gpu, 2, DType> dst2, Tensor<gpu, 2, DType> src2,
                      axis, "x", inner, " into ", dst2.shape_));
 }
 
+// "outer x classes x inner" for error messages.
 template <typename DType>
-void SoftmaxRows(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src) {
-  if (dst.shape_.Size() == 0) return;
-  cudaStream_t stream = Stream<gpu>::GetStream(dst.stream_);
-  SoftmaxKernel<DType>
-      <<<unsigned(std::min<index_t>(dst.size(0), MaxGridBlocks())),
-         kBlockThreads, 0, stream>>>(dst.dptr_, dst.stride_, src.dptr_,
-                                     src.stride_, dst.size(0), dst.size(1));
-  UMBRA_CUDA_CHECK_LAUNCH("SoftmaxKernel", stream,
-                          detail::StrCat("Softmax of ", src.shape_));
+std::string Geometry(const ClassView<DType>& v) {
+  return detail::StrCat(v.outer, "x", v.classes, "x", v.inner,
+                        " (outer x classes x inner)");
 }
 
 template <typename DType>
-void SoftmaxGradRows(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src,
-                     Tensor<gpu, 1, DType> label) {
-  if (dst.shape_.Size() == 0) return;
-  cudaStream_t stream = Stream<gpu>::GetStream(dst.stream_);
+void SoftmaxClasses(ClassView<DType> dst, ClassView<DType> src,
+                    Stream<gpu>* stream) {
+  if (src.outer * src.classes * src.inner == 0) return;
+  cudaStream_t raw = Stream<gpu>::GetStream(stream);
+  if (src.inner == 1) {
+    // Narrow rows get a narrower block: whole warps covering the classes.
+    const index_t threads = std::min<index_t>(
+        kBlockThreads, (src.classes + kWarp - 1) / kWarp * kWarp);
+    SoftmaxRowsKernel<DType>
+        <<<unsigned(std::min<index_t>(src.outer, MaxGridBlocks())),
+           unsigned(threads), 0, raw>>>(dst, src);
+  } else {
+    SoftmaxInnerKernel<DType>
+        <<<unsigned(Blocks(src.outer * src.inner, kBlockThreads)),
+           kBlockThreads, 0, raw>>>(dst, src);
+  }
+  UMBRA_CUDA_CHECK_LAUNCH(
+      src.inner == 1 ? "SoftmaxRowsKernel" : "SoftmaxInnerKernel", raw,
+      "Softmax of " + Geometry(src));
+}
+
+template <typename DType>
+void SoftmaxGradClasses(ClassView<DType> dst, ClassView<DType> src,
+                        LabelView<DType> label, bool use_ignore,
+                        DType ignore_label, Stream<gpu>* stream) {
+  const index_t total = src.outer * src.classes * src.inner;
+  if (total == 0) return;
+  cudaStream_t raw = Stream<gpu>::GetStream(stream);
   SoftmaxGradKernel<DType>
-      <<<unsigned(Blocks(dst.shape_.Size(), kBlockThreads)), kBlockThreads, 0,
-         stream>>>(dst.dptr_, dst.stride_, src.dptr_, src.stride_, label.dptr_,
-                   dst.size(0), dst.size(1));
-  UMBRA_CUDA_CHECK_LAUNCH("SoftmaxGradKernel", stream,
-                          detail::StrCat("SoftmaxGrad of ", src.shape_));
+      <<<unsigned(Blocks(total, kBlockThreads)), kBlockThreads, 0, raw>>>(
+          dst, src, label, use_ignore, ignore_label);
+  UMBRA_CUDA_CHECK_LAUNCH("SoftmaxGradKernel", raw,
+                          "SoftmaxGrad of " + Geometry(src));
 }
 
 #define UMBRA_GPU_REDUCE_INSTANTIATE(Saver, Reducer, DType)                    \
@@ -72,14 +91,15 @@ void SoftmaxGradRows(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src,
   UMBRA_GPU_REDUCE_INSTANTIATE(Saver, red::sum, DType)     \
   UMBRA_GPU_REDUCE_INSTANTIATE(Saver, red::maximum, DType) \
   UMBRA_GPU_REDUCE_INSTANTIATE(Saver, red::minimum, DType)
-#define UMBRA_GPU_REDUCE_INSTANTIATE_TYPE(DType)           \
-  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::saveto, DType)    \
-  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::plusto, DType)    \
-  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::minusto, DType)   \
-  template void SoftmaxRows<DType>(Tensor<gpu, 2, DType>,  \
-                                   Tensor<gpu, 2, DType>); \
-  template void SoftmaxGradRows<DType>(                    \
-      Tensor<gpu, 2, DType>, Tensor<gpu, 2, DType>, Tensor<gpu, 1, DType>);
+#define UMBRA_GPU_REDUCE_INSTANTIATE_TYPE(DType)                              \
+  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::saveto, DType)                       \
+  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::plusto, DType)                       \
+  UMBRA_GPU_REDUCE_INSTANTIATE_SAVER(sv::minusto, DType)                      \
+  template void SoftmaxClasses<DType>(ClassView<DType>, ClassView<DType>,     \
+                                      Stream<gpu>*);                          \
+  template void SoftmaxGradClasses<DType>(ClassView<DType>, ClassView<DType>, \
+                                          LabelView<DType>, bool, DType,      \
+                                          Stream<gpu>*);
 
 UMBRA_GPU_REDUCE_INSTANTIATE_TYPE(float)
 UMBRA_GPU_REDUCE_INSTANTIATE_TYPE(double)

@@ -10,7 +10,9 @@
 //   SumRows(col_sums, mat);                    // col_sums[x] = sum_y mat[y][x]
 //   ReduceWithAxis<sv::saveto, red::maximum, 1>(row_max, mat);  // (rows,)
 //   Softmax(prob, logits);                     // row-wise
+//   Softmax(prob3, logits3);                   // (N, K, X): over K
 //   SoftmaxGrad(grad, prob, label);            // prob - one_hot(label)
+//   SoftmaxGrad(grad3, prob3, label2, DType(255));  // 255: no gradient
 //
 // Contracts: shapes are checked and a mismatch throws TensorError naming
 // both; accumulation is in DType (as on the CPU), in a different order, so
@@ -36,11 +38,50 @@ void ReduceKeep(Tensor<gpu, 1, DType> dst, Tensor<gpu, 2, DType> src2,
 template <typename Saver, typename Reducer, typename DType>
 void ReduceAxis(Tensor<gpu, 2, DType> dst2, Tensor<gpu, 2, DType> src2,
                 index_t outer, index_t axis, index_t inner);
+
+// A 2-D (rows, classes) or 3-D (outer, classes, inner) tensor as softmax
+// sees it: element (n, k, x) is dptr[n * outer_stride + k * class_stride +
+// x], and the softmax runs over k for every (n, x).
 template <typename DType>
-void SoftmaxRows(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src);
+struct ClassView {
+  DType* dptr;
+  index_t outer, classes, inner, outer_stride, class_stride;
+};
 template <typename DType>
-void SoftmaxGradRows(Tensor<gpu, 2, DType> dst, Tensor<gpu, 2, DType> src,
-                     Tensor<gpu, 1, DType> label);
+inline ClassView<DType> Classes(const Tensor<gpu, 2, DType>& t) {
+  return {t.dptr_, t.size(0), t.size(1), 1, t.stride_, 1};
+}
+template <typename DType>
+inline ClassView<DType> Classes(const Tensor<gpu, 3, DType>& t) {
+  return {t.dptr_,  t.size(0), t.size(1), t.size(2), t.size(1) * t.stride_,
+          t.stride_};
+}
+// The label of (n, x) is dptr[n * stride + x] (a class index as DType).
+template <typename DType>
+struct LabelView {
+  const DType* dptr;
+  index_t stride;
+};
+template <typename DType>
+inline LabelView<DType> Labels(const Tensor<gpu, 1, DType>& t) {
+  return {t.dptr_, 1};
+}
+template <typename DType>
+inline LabelView<DType> Labels(const Tensor<gpu, 2, DType>& t) {
+  return {t.dptr_, t.stride_};
+}
+
+// dst = softmax over the classes of src, on `stream` (dst may be src).
+template <typename DType>
+void SoftmaxClasses(ClassView<DType> dst, ClassView<DType> src,
+                    Stream<gpu>* stream);
+// dst = src - one_hot(label), zero where use_ignore and the label equals
+// ignore_label; a label that is not a class index stops the kernel with a
+// device-side assertion (see SoftmaxGrad).
+template <typename DType>
+void SoftmaxGradClasses(ClassView<DType> dst, ClassView<DType> src,
+                        LabelView<DType> label, bool use_ignore,
+                        DType ignore_label, Stream<gpu>* stream);
 
 // Product of shape[begin, end).
 template <int dim>
@@ -108,15 +149,61 @@ inline void ReduceWithAxis(Tensor<gpu, dim - 1, DType> dst,
       gpu_detail::ProdRange(src.shape_, axis + 1, dim));
 }
 
+namespace gpu_detail {
+template <int dim>
+inline void CheckSoftmaxShapes(const char* what, const Shape<dim>& dst,
+                               const Shape<dim>& src) {
+  if (dst != src) {
+    ThrowTensorError(what, " (gpu): destination ", dst, " vs source ", src);
+  }
+}
+// Labels are (outer,) for 2-D probabilities, (outer, inner) for 3-D ones.
+template <int dim>
+inline void CheckLabelShape(const Shape<dim>& src,
+                            const Shape<dim - 1>& label) {
+  bool ok = label[0] == src[0];
+  if constexpr (dim == 3) ok = ok && label[1] == src[2];
+  if (!ok) {
+    ThrowTensorError("SoftmaxGrad (gpu): labels ", label,
+                     " must have one entry per row (2-D) or per (n, x) (3-D)",
+                     " of probabilities ", src);
+  }
+}
+template <int dim, typename DType>
+inline void SoftmaxGradGpu(Tensor<gpu, dim, DType> dst,
+                           const Tensor<gpu, dim, DType>& src,
+                           const Tensor<gpu, dim - 1, DType>& label,
+                           bool use_ignore, DType ignore_label) {
+  CheckSoftmaxShapes("SoftmaxGrad", dst.shape_, src.shape_);
+  CheckLabelShape(src.shape_, label.shape_);
+  SoftmaxGradClasses(Classes(dst), Classes(src), Labels(label), use_ignore,
+                     ignore_label, dst.stream_);
+}
+}  // namespace gpu_detail
+
+// The gpu overloads of tensor/extension/softmax.h's Softmax and
+// SoftmaxGrad, with the same contracts, except for invalid labels: the CPU
+// throws TensorError before writing, while the gpu checks each label in the
+// kernel, and a label that is neither a class index nor ignore_label prints
+// its position and trips a device-side assertion. The next checked CUDA
+// call then throws GpuError (the launch itself under UMBRA_CUDA_SYNC=1),
+// and, as after any device-side fault, the CUDA context is unusable.
+
 // dst[y] = softmax(src[y]) for every row (dst may be src).
 template <typename DType>
 inline void Softmax(Tensor<gpu, 2, DType> dst,
                     const Tensor<gpu, 2, DType>& src) {
-  if (dst.shape_ != src.shape_) {
-    ThrowTensorError("Softmax (gpu): destination ", dst.shape_, " vs source ",
-                     src.shape_);
-  }
-  gpu_detail::SoftmaxRows(dst, src);
+  gpu_detail::CheckSoftmaxShapes("Softmax", dst.shape_, src.shape_);
+  gpu_detail::SoftmaxClasses(gpu_detail::Classes(dst), gpu_detail::Classes(src),
+                             dst.stream_);
+}
+// dst[n][:][x] = softmax(src[n][:][x]) for every n and x (dst may be src).
+template <typename DType>
+inline void Softmax(Tensor<gpu, 3, DType> dst,
+                    const Tensor<gpu, 3, DType>& src) {
+  gpu_detail::CheckSoftmaxShapes("Softmax", dst.shape_, src.shape_);
+  gpu_detail::SoftmaxClasses(gpu_detail::Classes(dst), gpu_detail::Classes(src),
+                             dst.stream_);
 }
 
 // dst[y][x] = src[y][x] - (x == label[y] ? 1 : 0): the gradient of
@@ -125,12 +212,30 @@ template <typename DType>
 inline void SoftmaxGrad(Tensor<gpu, 2, DType> dst,
                         const Tensor<gpu, 2, DType>& src,
                         const Tensor<gpu, 1, DType>& label) {
-  if (dst.shape_ != src.shape_ || label.size(0) != src.size(0)) {
-    ThrowTensorError("SoftmaxGrad (gpu): destination ", dst.shape_,
-                     " vs probabilities ", src.shape_, " vs labels ",
-                     label.shape_);
-  }
-  gpu_detail::SoftmaxGradRows(dst, src, label);
+  gpu_detail::SoftmaxGradGpu(dst, src, label, false, DType(0));
+}
+// As above; rows labelled ignore_label get a zero gradient.
+template <typename DType>
+inline void SoftmaxGrad(Tensor<gpu, 2, DType> dst,
+                        const Tensor<gpu, 2, DType>& src,
+                        const Tensor<gpu, 1, DType>& label,
+                        const DType& ignore_label) {
+  gpu_detail::SoftmaxGradGpu(dst, src, label, true, ignore_label);
+}
+// dst[n][:][x] = src[n][:][x] - one_hot(label[n][x]).
+template <typename DType>
+inline void SoftmaxGrad(Tensor<gpu, 3, DType> dst,
+                        const Tensor<gpu, 3, DType>& src,
+                        const Tensor<gpu, 2, DType>& label) {
+  gpu_detail::SoftmaxGradGpu(dst, src, label, false, DType(0));
+}
+// As above; positions labelled ignore_label get a zero gradient.
+template <typename DType>
+inline void SoftmaxGrad(Tensor<gpu, 3, DType> dst,
+                        const Tensor<gpu, 3, DType>& src,
+                        const Tensor<gpu, 2, DType>& label,
+                        const DType& ignore_label) {
+  gpu_detail::SoftmaxGradGpu(dst, src, label, true, ignore_label);
 }
 
 }  // namespace umbra

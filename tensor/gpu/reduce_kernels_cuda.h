@@ -13,7 +13,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
 
+#include "tensor/extension/softmax.h"
 #include "tensor/gpu/check.h"
 #include "tensor/gpu/map_kernels_cuda.h"
 #include "tensor/gpu/reduce_gpu.h"
@@ -168,44 +170,78 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// One block per row (grid-stride): max, sum of exp, normalise.
+// inner == 1 (rows of contiguous classes): one block per row
+// (grid-stride), the block's threads over the classes: max, sum of exp,
+// normalise.
 template <typename DType>
 __global__ void __launch_bounds__(kBlockThreads)
-    SoftmaxKernel(DType* dst, index_t dst_stride, const DType* src,
-                  index_t src_stride, index_t rows, index_t cols) {
+    SoftmaxRowsKernel(ClassView<DType> dst, ClassView<DType> src) {
   __shared__ DType shared[kBlockThreads / kWarp];
-  for (index_t y = blockIdx.x; y < rows; y += gridDim.x) {
-    const DType* in = src + y * src_stride;
-    DType* out = dst + y * dst_stride;
+  for (index_t y = blockIdx.x; y < src.outer; y += gridDim.x) {
+    const DType* in = src.dptr + y * src.outer_stride;
+    DType* out = dst.dptr + y * dst.outer_stride;
     DType mx;
     red::maximum::SetInitValue(mx);
-    for (index_t x = threadIdx.x; x < cols; x += blockDim.x) {
-      red::maximum::Reduce(mx, in[x]);
+    for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
+      red::maximum::Reduce(mx, in[k]);
     }
     mx = BlockReduce<red::maximum>(mx, shared);
     DType sum = 0;
-    for (index_t x = threadIdx.x; x < cols; x += blockDim.x) {
-      sum += math::exp(DType(in[x] - mx));
+    for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
+      sum += math::exp(DType(in[k] - mx));
     }
     sum = BlockReduce<red::sum>(sum, shared);
-    for (index_t x = threadIdx.x; x < cols; x += blockDim.x) {
-      out[x] = math::exp(DType(in[x] - mx)) / sum;
+    for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
+      out[k] = math::exp(DType(in[k] - mx)) / sum;
     }
   }
 }
 
+// inner > 1: one thread per (n, x), running the CPU's row kernel over the
+// classes; neighbouring threads read neighbouring x (coalesced).
 template <typename DType>
 __global__ void __launch_bounds__(kBlockThreads)
-    SoftmaxGradKernel(DType* dst, index_t dst_stride, const DType* src,
-                      index_t src_stride, const DType* label, index_t rows,
-                      index_t cols) {
-  const index_t total = rows * cols;
+    SoftmaxInnerKernel(ClassView<DType> dst, ClassView<DType> src) {
+  const index_t total = src.outer * src.inner;
   for (index_t f = index_t(blockIdx.x) * blockDim.x + threadIdx.x; f < total;
        f += index_t(blockDim.x) * gridDim.x) {
-    const index_t y = f / cols, x = f % cols;
-    const index_t k = static_cast<index_t>(label[y]);
-    dst[y * dst_stride + x] =
-        src[y * src_stride + x] - (x == k ? DType(1) : DType(0));
+    const index_t n = f / src.inner, x = f % src.inner;
+    softmax_detail::SoftmaxRow(
+        dst.dptr + n * dst.outer_stride + x, dst.class_stride,
+        src.dptr + n * src.outer_stride + x, src.class_stride, src.classes);
+  }
+}
+
+// One thread per element (n, k, x), in memory order.
+template <typename DType>
+__global__ void __launch_bounds__(kBlockThreads)
+    SoftmaxGradKernel(ClassView<DType> dst, ClassView<DType> src,
+                      LabelView<DType> label, bool use_ignore,
+                      DType ignore_label) {
+  const index_t total = src.outer * src.classes * src.inner;
+  for (index_t f = index_t(blockIdx.x) * blockDim.x + threadIdx.x; f < total;
+       f += index_t(blockDim.x) * gridDim.x) {
+    const index_t x = f % src.inner, nk = f / src.inner;
+    const index_t k = nk % src.classes, n = nk / src.classes;
+    const DType l = label.dptr[n * label.stride + x];
+    const DType p = src.dptr[n * src.outer_stride + k * src.class_stride + x];
+    DType& out = dst.dptr[n * dst.outer_stride + k * dst.class_stride + x];
+    if (use_ignore && l == ignore_label) {
+      out = DType(0);
+      continue;
+    }
+    const index_t c = static_cast<index_t>(l);
+    if (c < 0 || c >= src.classes || DType(c) != l) {
+      if (k == 0) {
+        printf(
+            "SoftmaxGrad (gpu): label %g at (%lld, %lld) is not a class "
+            "index in [0, %lld)\n",
+            static_cast<double>(l), static_cast<long long>(n),
+            static_cast<long long>(x), static_cast<long long>(src.classes));
+      }
+      __assert_fail("the label is a class index", __FILE__, __LINE__, __func__);
+    }
+    out = k == c ? DType(p - DType(1)) : p;
   }
 }
 
