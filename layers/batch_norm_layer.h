@@ -152,7 +152,7 @@ class BatchNormLayer : public Layer<xpu, DType> {
     }
   }
 
- private:
+ protected:
   BatchNormParam param_;
   size_t gamma_ = 0;
   size_t beta_ = 0;

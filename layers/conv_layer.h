@@ -6,10 +6,11 @@
 // and bias of shape (nchannel). With ngroup = g, input channels and output
 // channels are split into g groups and output group i sees input group i.
 //
-// It runs as im2col + one matrix product per group on chunks of images: the
-// patch matrix of a chunk and the product's result take at most
+// On the CPU it runs as im2col + one matrix product per group on chunks of
+// images: the patch matrix of a chunk and the product's result take at most
 // temp_col_max elements together (at least one image), are allocated once
-// in Setup and reused by every Forward and Backprop.
+// in Setup and reused by every Forward and Backprop. On the gpu it runs on
+// cuDNN (layers/gpu), which ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -98,8 +99,12 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
   }
 };
 
+// What every implementation of conv shares: the parameters, the output
+// shape, the geometry and the weights (wmat as (nchannel, C / ngroup, kh,
+// kw), bias as (nchannel)). ConvolutionLayer computes with im2col and
+// matrix products; the gpu type (layers/gpu) with cuDNN.
 template <typename xpu, typename DType>
-class ConvolutionLayer : public Layer<xpu, DType> {
+class ConvolutionBase : public Layer<xpu, DType> {
  public:
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
@@ -111,63 +116,8 @@ class ConvolutionLayer : public Layer<xpu, DType> {
     return info;
   }
 
-  void Forward(bool is_train) override {
-    const Tensor<xpu, 4, DType> in = this->in(0).data;
-    const Tensor<xpu, 4, DType> out = this->out(0).data;
-    const index_t batch = in.size(0);
-    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
-      const index_t n1 = std::min(batch, n0 + chunk_);
-      Tensor<xpu, 2, DType> col = Col(n1 - n0);
-      Tensor<xpu, 2, DType> product = Product(n1 - n0);
-      Im2Col(geom_, in.Slice(n0, n1), col);
-      for (index_t g = 0; g < ngroup(); ++g) {
-        GroupRows(product, g, out_per_group()) =
-            dot(GroupRows(Wmat(), g, out_per_group()),
-                GroupRows(col, g, patch_per_group()));
-      }
-      Tensor<xpu, 1, DType> bias;
-      if (!param_.no_bias) bias = this->weight(bias_);
-      ChannelsToBatch(product, bias, Pixels(out.Slice(n0, n1)));
-    }
-    col_holds_input_ = batch <= chunk_;
-  }
-
-  void Backprop(bool prop_grad) override {
-    const Tensor<xpu, 4, DType> in = this->in(0).data;
-    const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
-    const index_t batch = in.size(0);
-    Tensor<xpu, 2, DType> wmat_grad =
-        Reshape(this->gradient(wmat_), Wmat().shape_);
-    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
-      const index_t n1 = std::min(batch, n0 + chunk_);
-      Tensor<xpu, 2, DType> col = Col(n1 - n0);
-      Tensor<xpu, 2, DType> product = Product(n1 - n0);
-      BatchToChannels(Pixels(out_grad.Slice(n0, n1)), product);
-      if (!param_.no_bias) {
-        Tensor<xpu, 1, DType> bias_grad = this->gradient(bias_);
-        bias_grad += dot(ones_.Slice(0, product.size(1)), product.T());
-      }
-      if (!col_holds_input_) Im2Col(geom_, in.Slice(n0, n1), col);
-      for (index_t g = 0; g < ngroup(); ++g) {
-        GroupRows(wmat_grad, g, out_per_group()) +=
-            dot(GroupRows(product, g, out_per_group()),
-                GroupRows(col, g, patch_per_group()).T());
-      }
-      if (!prop_grad) continue;
-      for (index_t g = 0; g < ngroup(); ++g) {
-        GroupRows(col, g, patch_per_group()) =
-            dot(GroupRows(Wmat(), g, out_per_group()).T(),
-                GroupRows(product, g, out_per_group()));
-      }
-      Col2Im(geom_, col, this->in(0).grad.Slice(n0, n1));
-      col_holds_input_ = false;
-    }
-  }
-
   // The patch walk InferShapes settled on (for tests and tools).
   const ConvGeometry& geometry() const { return geom_; }
-  // Images per chunk for the bound batch size.
-  index_t chunk() const { return chunk_; }
 
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
@@ -228,22 +178,6 @@ class ConvolutionLayer : public Layer<xpu, DType> {
     return {Shape4(s[0], nchannel, g.out_height, g.out_width)};
   }
 
-  void OnSetup() override {
-    const index_t batch = this->in_shapes()[0][0];
-    const index_t per_image =
-        geom_.OutPixels() * (geom_.PatchSize() + index_t(param_.nchannel));
-    index_t chunk = std::max<index_t>(1, param_.temp_col_max / per_image);
-    chunk = std::min(chunk, batch);
-    const index_t num_chunks = (batch + chunk - 1) / chunk;
-    chunk_ = (batch + num_chunks - 1) / num_chunks;
-    const index_t columns = chunk_ * geom_.OutPixels();
-    col_.Resize(Shape1(geom_.PatchSize() * columns));
-    product_.Resize(Shape1(index_t(param_.nchannel) * columns));
-    ones_.Resize(Shape1(columns), DType(1));
-    col_holds_input_ = false;
-  }
-
- private:
   index_t ngroup() const { return param_.ngroup; }
   index_t out_per_group() const { return param_.nchannel / param_.ngroup; }
   index_t patch_per_group() const { return geom_.PatchSize() / ngroup(); }
@@ -252,14 +186,100 @@ class ConvolutionLayer : public Layer<xpu, DType> {
     return Reshape(this->weight(wmat_),
                    Shape2(param_.nchannel, patch_per_group()));
   }
+
+  ConvolutionParam param_;
+  ConvGeometry geom_;
+  size_t wmat_ = 0;
+  size_t bias_ = 0;
+};
+
+// conv on the CPU: im2col and one matrix product per group, by chunks of
+// images (see the file comment).
+template <typename xpu, typename DType>
+class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
+ public:
+  void Forward(bool is_train) override {
+    const Tensor<xpu, 4, DType> in = this->in(0).data;
+    const Tensor<xpu, 4, DType> out = this->out(0).data;
+    const index_t batch = in.size(0);
+    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
+      const index_t n1 = std::min(batch, n0 + chunk_);
+      Tensor<xpu, 2, DType> col = Col(n1 - n0);
+      Tensor<xpu, 2, DType> product = Product(n1 - n0);
+      Im2Col(this->geom_, in.Slice(n0, n1), col);
+      for (index_t g = 0; g < this->ngroup(); ++g) {
+        GroupRows(product, g, this->out_per_group()) =
+            dot(GroupRows(this->Wmat(), g, this->out_per_group()),
+                GroupRows(col, g, this->patch_per_group()));
+      }
+      Tensor<xpu, 1, DType> bias;
+      if (!this->param_.no_bias) bias = this->weight(this->bias_);
+      ChannelsToBatch(product, bias, Pixels(out.Slice(n0, n1)));
+    }
+    col_holds_input_ = batch <= chunk_;
+  }
+
+  void Backprop(bool prop_grad) override {
+    const Tensor<xpu, 4, DType> in = this->in(0).data;
+    const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
+    const index_t batch = in.size(0);
+    Tensor<xpu, 2, DType> wmat_grad =
+        Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
+    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
+      const index_t n1 = std::min(batch, n0 + chunk_);
+      Tensor<xpu, 2, DType> col = Col(n1 - n0);
+      Tensor<xpu, 2, DType> product = Product(n1 - n0);
+      BatchToChannels(Pixels(out_grad.Slice(n0, n1)), product);
+      if (!this->param_.no_bias) {
+        Tensor<xpu, 1, DType> bias_grad = this->gradient(this->bias_);
+        bias_grad += dot(ones_.Slice(0, product.size(1)), product.T());
+      }
+      if (!col_holds_input_) Im2Col(this->geom_, in.Slice(n0, n1), col);
+      for (index_t g = 0; g < this->ngroup(); ++g) {
+        GroupRows(wmat_grad, g, this->out_per_group()) +=
+            dot(GroupRows(product, g, this->out_per_group()),
+                GroupRows(col, g, this->patch_per_group()).T());
+      }
+      if (!prop_grad) continue;
+      for (index_t g = 0; g < this->ngroup(); ++g) {
+        GroupRows(col, g, this->patch_per_group()) =
+            dot(GroupRows(this->Wmat(), g, this->out_per_group()).T(),
+                GroupRows(product, g, this->out_per_group()));
+      }
+      Col2Im(this->geom_, col, this->in(0).grad.Slice(n0, n1));
+      col_holds_input_ = false;
+    }
+  }
+
+  // Images per chunk for the bound batch size.
+  index_t chunk() const { return chunk_; }
+
+ protected:
+  void OnSetup() override {
+    const ConvGeometry& geom = this->geom_;
+    const index_t nchannel = this->param_.nchannel;
+    const index_t batch = this->in_shapes()[0][0];
+    const index_t per_image = geom.OutPixels() * (geom.PatchSize() + nchannel);
+    index_t chunk = std::max<index_t>(1, this->param_.temp_col_max / per_image);
+    chunk = std::min(chunk, batch);
+    const index_t num_chunks = (batch + chunk - 1) / chunk;
+    chunk_ = (batch + num_chunks - 1) / num_chunks;
+    const index_t columns = chunk_ * geom.OutPixels();
+    col_.Resize(Shape1(geom.PatchSize() * columns));
+    product_.Resize(Shape1(nchannel * columns));
+    ones_.Resize(Shape1(columns), DType(1));
+    col_holds_input_ = false;
+  }
+
+ private:
   // The patch matrix and the product of a chunk of `num` images.
   Tensor<xpu, 2, DType> Col(index_t num) const {
-    return Reshape(col_.view(),
-                   Shape2(geom_.PatchSize(), num * geom_.OutPixels()));
+    return Reshape(col_.view(), Shape2(this->geom_.PatchSize(),
+                                       num * this->geom_.OutPixels()));
   }
   Tensor<xpu, 2, DType> Product(index_t num) const {
-    return Reshape(product_.view(),
-                   Shape2(param_.nchannel, num * geom_.OutPixels()));
+    return Reshape(product_.view(), Shape2(this->param_.nchannel,
+                                           num * this->geom_.OutPixels()));
   }
   // Rows [g * rows, (g + 1) * rows) of a matrix.
   static Tensor<xpu, 2, DType> GroupRows(const Tensor<xpu, 2, DType>& m,
@@ -271,10 +291,6 @@ class ConvolutionLayer : public Layer<xpu, DType> {
     return Reshape(t, Shape3(t.size(0), t.size(1), t.size(2) * t.size(3)));
   }
 
-  ConvolutionParam param_;
-  ConvGeometry geom_;
-  size_t wmat_ = 0;
-  size_t bias_ = 0;
   index_t chunk_ = 1;
   TensorContainer<xpu, 1, DType> col_{false};
   TensorContainer<xpu, 1, DType> product_{false};

@@ -6,7 +6,7 @@
 //
 //   // fullc_layer.cc
 //   UMBRA_REGISTER_LAYER("fullc", FullConnectLayer);   // cpu, float + double
-//   // fullc_layer.cu (later)
+//   // layers/gpu/*.cu
 //   UMBRA_REGISTER_LAYER_DEVICE(gpu, "fullc", FullConnectLayer);
 //
 //   // the net builder
@@ -15,6 +15,7 @@
 //
 //   // the config checker and the docs
 //   for (const std::string& type : ListLayerTypes()) { ... }
+//   ListDeviceLayerTypes<gpu, float>();   // the types built for the gpu
 //   LayerTypeAcceptsKey(GetLayerTypeInfo("fullc"), "wmat:lr");   // true
 //
 // A type the registry does not know is a LayerError that suggests the closest
@@ -89,6 +90,18 @@ bool RegisterLayer(const char* type) {
 }
 
 }  // namespace internal
+
+// The type names with an implementation for (xpu, DType), sorted: every
+// registered type on the cpu; on the gpu, those a --config=cuda build links
+// (//layers/gpu).
+template <typename xpu, typename DType>
+std::vector<std::string> ListDeviceLayerTypes() {
+  std::vector<std::string> names;
+  for (const auto& entry : internal::LayerCreators<xpu, DType>()) {
+    names.push_back(entry.first);
+  }
+  return names;
+}
 
 // A new layer of `type` named `name` (weights are named "<name>.<tag>"),
 // configured from `kwargs`. Throws LayerError for an unknown type, a type

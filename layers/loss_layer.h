@@ -126,9 +126,7 @@ class LossLayer : public Layer<xpu, DType> {
         internal::ToHost(AsMatrix(this->out(0).data), &host_pred_);
     Tensor<cpu, 2, DType> grad = internal::HostTarget(in_grad, &host_grad_);
     Gradient(pred, label, grad);
-    const double batch =
-        loss_param_.batch_size ? *loss_param_.batch_size : pred.size(0);
-    grad *= DType(loss_param_.grad_scale / batch);
+    grad *= DType(loss_param_.grad_scale / GradientBatch());
     internal::FromHost(in_grad, grad);
   }
 
@@ -164,14 +162,14 @@ class LossLayer : public Layer<xpu, DType> {
     return in_shapes;
   }
 
- private:
-  // Finds the target field; checks its shape. When it is missing, throws if
-  // `required`, else returns false.
-  bool FindLabel(bool required, Tensor<cpu, 2, DType>* label) {
+ protected:
+  // The target field of the context's labels, its shape checked; null when
+  // it is missing and not `required` (throws when it is).
+  const Tensor<xpu, 2, DType>* LabelField(bool required) const {
     const LabelInfo<xpu, DType>* labels = this->context().labels;
     const std::string& target = loss_param_.target;
     if (labels == nullptr || labels->fields.count(target) == 0) {
-      if (!required) return false;
+      if (!required) return nullptr;
       std::vector<std::string> names;
       if (labels != nullptr) {
         for (const auto& field : labels->fields) names.push_back(field.first);
@@ -190,12 +188,27 @@ class LossLayer : public Layer<xpu, DType> {
          << "; needs " << need << " for input " << in;
       this->Fail(os.str());
     }
-    *label = internal::ToHost(field, &host_label_);
-    return true;
+    return &field;
+  }
+  // The divisor of the gradient: the batch_size key, else the input's batch.
+  double GradientBatch() const {
+    return loss_param_.batch_size ? *loss_param_.batch_size
+                                  : this->in_shapes()[0][0];
   }
 
   LossParam loss_param_;
   double loss_ = std::numeric_limits<double>::quiet_NaN();
+
+ private:
+  // The target field on the host (see LabelField); false when it is missing
+  // and not `required`.
+  bool FindLabel(bool required, Tensor<cpu, 2, DType>* label) {
+    const Tensor<xpu, 2, DType>* field = LabelField(required);
+    if (field == nullptr) return false;
+    *label = internal::ToHost(*field, &host_label_);
+    return true;
+  }
+
   TensorContainer<cpu, 2, DType> host_in_{false};
   TensorContainer<cpu, 2, DType> host_pred_{false};
   TensorContainer<cpu, 2, DType> host_grad_{false};

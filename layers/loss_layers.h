@@ -77,7 +77,7 @@ class SoftmaxLayer : public LossLayer<xpu, DType> {
     }
   }
 
- private:
+ protected:
   // The class index of row i; a LayerError unless an integer in [0, n).
   index_t ClassOf(Tensor<cpu, 2, DType> label, index_t i, index_t n) const {
     const DType value = label[i][0];

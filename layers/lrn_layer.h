@@ -103,7 +103,7 @@ class LrnLayer : public Layer<xpu, DType> {
     ratio_.Resize(this->in_shapes()[0]);
   }
 
- private:
+ protected:
   index_t size() const { return param_.local_size; }
   DType Salpha() const { return DType(param_.alpha) / DType(size()); }
 

@@ -87,22 +87,17 @@ struct SumPooling {
       "2-D sum pooling of each channel.";
 };
 
+// What every implementation of a pooling type shares: the parameters, the
+// window and the output shape. PoolingLayer computes with the CPU kernels of
+// spatial_ops.h; the gpu type (layers/gpu) with cuDNN.
 template <typename xpu, typename DType, typename Pooling>
-class PoolingLayer : public Layer<xpu, DType> {
+class PoolingBase : public Layer<xpu, DType> {
  public:
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description = Pooling::kDescription;
     info.params = {PoolingParam::__MANAGER__()};
     return info;
-  }
-  void Forward(bool is_train) override {
-    PoolForward(Pooling::kKind, window_, this->in(0).data, this->out(0).data);
-  }
-  void Backprop(bool prop_grad) override {
-    if (!prop_grad) return;
-    PoolBackward(Pooling::kKind, window_, this->in(0).data, this->out(0).data,
-                 this->out(0).grad, this->in(0).grad);
   }
 
  protected:
@@ -141,9 +136,22 @@ class PoolingLayer : public Layer<xpu, DType> {
                    PooledSize(s[3], w.kernel_x, w.stride_x, w.pad_x))};
   }
 
- private:
   PoolingParam param_;
   PoolWindow window_;
+};
+
+template <typename xpu, typename DType, typename Pooling>
+class PoolingLayer : public PoolingBase<xpu, DType, Pooling> {
+ public:
+  void Forward(bool is_train) override {
+    PoolForward(Pooling::kKind, this->window_, this->in(0).data,
+                this->out(0).data);
+  }
+  void Backprop(bool prop_grad) override {
+    if (!prop_grad) return;
+    PoolBackward(Pooling::kKind, this->window_, this->in(0).data,
+                 this->out(0).data, this->out(0).grad, this->in(0).grad);
+  }
 };
 
 template <typename xpu, typename DType>
