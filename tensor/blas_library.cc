@@ -2,12 +2,9 @@
 
 #include <dlfcn.h>
 
-#include <atomic>
 #include <cstdlib>
-#include <mutex>
 
 #include "tensor/base.h"
-#include "tensor/threads.h"
 
 namespace umbra {
 namespace blas {
@@ -23,24 +20,24 @@ constexpr const char* kPackageAdvice =
     "install Debian's libopenblas0-pthread (the library) or libopenblas-dev "
     "(library and headers, as umbra's build needs)";
 
-// Sets OPENBLAS_CORETYPE to PreferredCoreType() while the library loads,
-// when the user has not set it, and removes it again afterwards, so that
-// child processes see the environment the user gave.
-class ScopedCoreType {
+// Sets an environment variable while the library loads, when the user has
+// not set it, and removes it again afterwards, so that child processes see
+// the environment the user gave.
+class ScopedDefaultEnv {
  public:
-  ScopedCoreType() {
-    const char* preferred = PreferredCoreType();
-    if (std::getenv("OPENBLAS_CORETYPE") == nullptr && *preferred != '\0') {
-      set_ = setenv("OPENBLAS_CORETYPE", preferred, /*overwrite=*/0) == 0;
+  ScopedDefaultEnv(const char* name, const char* value) : name_(name) {
+    if (std::getenv(name) == nullptr && *value != '\0') {
+      set_ = setenv(name, value, /*overwrite=*/0) == 0;
     }
   }
-  ~ScopedCoreType() {
-    if (set_) unsetenv("OPENBLAS_CORETYPE");
+  ~ScopedDefaultEnv() {
+    if (set_) unsetenv(name_);
   }
-  ScopedCoreType(const ScopedCoreType&) = delete;
-  ScopedCoreType& operator=(const ScopedCoreType&) = delete;
+  ScopedDefaultEnv(const ScopedDefaultEnv&) = delete;
+  ScopedDefaultEnv& operator=(const ScopedDefaultEnv&) = delete;
 
  private:
+  const char* name_;
   bool set_ = false;
 };
 
@@ -49,12 +46,7 @@ struct Library {
   std::string path;
   CblasFunctions functions{};
   char* (*get_corename)() = nullptr;
-  void (*set_num_threads)(int) = nullptr;
   int (*get_num_threads)() = nullptr;
-  // Whether OpenBLAS's thread count follows GetNumThreads().
-  bool follow_threads = false;
-  std::mutex threads_mu;
-  std::atomic<int> applied_threads{0};
 };
 
 template <typename Fn>
@@ -79,7 +71,11 @@ Library* LoadOpenBlas() {
   void* handle = nullptr;
   const char* opened = nullptr;
   {
-    ScopedCoreType core_type;
+    ScopedDefaultEnv core_type("OPENBLAS_CORETYPE", PreferredCoreType());
+    // One thread: dot splits products over umbra's own pool, and a second
+    // pool of OpenBLAS threads, spinning between products, would compete
+    // with it for the cores.
+    ScopedDefaultEnv threads("OPENBLAS_NUM_THREADS", "1");
     for (const char* candidate : kLibraryCandidates) {
       handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
       if (handle != nullptr) {
@@ -108,15 +104,12 @@ Library* LoadOpenBlas() {
   Resolve(*lib, "cblas_sdot", &lib->functions.sdot);
   Resolve(*lib, "cblas_ddot", &lib->functions.ddot);
   ResolveOptional(*lib, "openblas_get_corename", &lib->get_corename);
-  ResolveOptional(*lib, "openblas_set_num_threads", &lib->set_num_threads);
   ResolveOptional(*lib, "openblas_get_num_threads", &lib->get_num_threads);
   Dl_info info;
   if (dladdr(reinterpret_cast<void*>(lib->functions.sgemm), &info) != 0 &&
       info.dli_fname != nullptr) {
     lib->path = info.dli_fname;
   }
-  lib->follow_threads = lib->set_num_threads != nullptr &&
-                        std::getenv("OPENBLAS_NUM_THREADS") == nullptr;
   return lib;
 }
 
@@ -145,20 +138,7 @@ const char* PreferredCoreType() {
   return "";
 }
 
-const CblasFunctions& Cblas() {
-  Library& lib = Loaded();
-  if (lib.follow_threads) {
-    const int threads = GetNumThreads();
-    if (lib.applied_threads.load(std::memory_order_acquire) != threads) {
-      std::lock_guard<std::mutex> lock(lib.threads_mu);
-      if (lib.applied_threads.load(std::memory_order_relaxed) != threads) {
-        lib.set_num_threads(threads);
-        lib.applied_threads.store(threads, std::memory_order_release);
-      }
-    }
-  }
-  return lib.functions;
-}
+const CblasFunctions& Cblas() { return Loaded().functions; }
 
 std::string CoreName() {
   const Library& lib = Loaded();
@@ -168,7 +148,6 @@ std::string CoreName() {
 }
 
 int NumThreads() {
-  Cblas();  // Applies GetNumThreads() first.
   const Library& lib = Loaded();
   return lib.get_num_threads == nullptr ? 0 : lib.get_num_threads();
 }

@@ -9,8 +9,11 @@
 // (PreferredCoreType()), dlopens the library, resolves the functions and
 // restores the environment. A user-set OPENBLAS_CORETYPE always wins.
 //
-// OpenBLAS runs its products on GetNumThreads() threads (tensor/threads.h),
-// following SetNumThreads, unless the user set OPENBLAS_NUM_THREADS.
+// OpenBLAS runs each product on the calling thread (OPENBLAS_NUM_THREADS=1
+// while it loads, unless the user set it): dot (tensor/dot.h) splits large
+// products over umbra's own pool, GetNumThreads() threads (tensor/threads.h),
+// so that one pool serves both. With a user-set OPENBLAS_NUM_THREADS other
+// than 1, OpenBLAS threads every product itself and dot does not split.
 //
 // tensor/tensor.h leaves this header out, so that cblas.h stays out of every
 // file; include it where the library itself is wanted (benchmarks, reports).
@@ -42,8 +45,8 @@ struct CblasFunctions {
   decltype(&cblas_ddot) ddot;
 };
 
-// Loads OpenBLAS on the first call (thread-safe), sets its thread count to
-// GetNumThreads() when that changed, and returns its functions. Throws
+// Loads OpenBLAS on the first call (thread-safe) and returns its functions,
+// which may be called from several threads at once. Throws
 // TensorError naming the library and the Debian package to install when it
 // cannot be loaded or lacks a function.
 const CblasFunctions& Cblas();
@@ -52,8 +55,9 @@ const CblasFunctions& Cblas();
 // "Haswell", "Prescott" for its generic fallback); loads the library.
 std::string CoreName();
 
-// The number of threads OpenBLAS runs a product on (0 when the library has
-// no openblas_get_num_threads); loads the library.
+// The number of threads OpenBLAS runs a product on: 1 unless the user set
+// OPENBLAS_NUM_THREADS (0 when the library has no
+// openblas_get_num_threads); loads the library.
 int NumThreads();
 
 // The file the library was loaded from; loads the library.

@@ -1,8 +1,10 @@
 #include "tensor/dot.h"
 
+#include <algorithm>
 #include <climits>
 
 #include "tensor/blas_library.h"
+#include "tensor/threads.h"
 
 namespace umbra {
 namespace {
@@ -34,23 +36,86 @@ void ThrowDotShapeError(const char* what, const std::string& lhs,
 }  // namespace dot_detail
 
 namespace blas {
+namespace {
 
-void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
-          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
-          float beta, float* c, index_t ldc) {
+// Products of fewer multiply-adds than this run on the calling thread: below
+// it, waking the pool costs more than it saves.
+constexpr double kMinSplitMultiplyAdds = double(1 << 21);
+// Split points are multiples of this, so that every part but the last keeps
+// whole register tiles of the BLAS kernels.
+constexpr index_t kSplitAlign = 16;
+
+// Row-major C = alpha * op(A) * op(B) + beta * C on one thread.
+void GemmOnCaller(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+                  float alpha, const float* a, index_t lda, const float* b,
+                  index_t ldb, float beta, float* c, index_t ldc) {
   Cblas().sgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
                 ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
                 a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
                 c, Ld(ldc, n));
 }
-
-void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
-          double alpha, const double* a, index_t lda, const double* b,
-          index_t ldb, double beta, double* c, index_t ldc) {
+void GemmOnCaller(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+                  double alpha, const double* a, index_t lda, const double* b,
+                  index_t ldb, double beta, double* c, index_t ldc) {
   Cblas().dgemm(CblasRowMajor, Trans(trans_a), Trans(trans_b),
                 ToBlasInt(m, "m"), ToBlasInt(n, "n"), ToBlasInt(k, "k"), alpha,
                 a, Ld(lda, trans_a ? m : k), b, Ld(ldb, trans_b ? k : n), beta,
                 c, Ld(ldc, n));
+}
+
+// OpenBLAS runs on one thread (blas_library.h), so a large product is cut
+// into one block of C per pool thread, along the longer of C's two sides,
+// each block a product of its own on the pool. The blocks share no output;
+// for a given thread count the cut, and so every bit of the result, is fixed.
+template <typename DType>
+void SplitGemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+               DType alpha, const DType* a, index_t lda, const DType* b,
+               index_t ldb, DType beta, DType* c, index_t ldc) {
+  const bool split_rows = m >= n;
+  const index_t side = split_rows ? m : n;
+  const index_t threads = GetNumThreads();
+  index_t parts = 1;
+  if (threads > 1 && NumThreads() == 1 &&
+      double(m) * double(n) * double(k) >= kMinSplitMultiplyAdds) {
+    parts = std::min(threads, (side + kSplitAlign - 1) / kSplitAlign);
+  }
+  if (parts <= 1) {
+    GemmOnCaller(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                 ldc);
+    return;
+  }
+  const index_t tiles = (side + kSplitAlign - 1) / kSplitAlign;
+  ParallelFor(int(parts), [&](int part) {
+    const index_t begin = std::min(side, tiles * part / parts * kSplitAlign);
+    const index_t end =
+        std::min(side, tiles * (part + 1) / parts * kSplitAlign);
+    if (begin == end) return;
+    if (split_rows) {
+      // Rows [begin, end) of op(A) and of C.
+      const DType* a_rows = trans_a ? a + begin : a + begin * lda;
+      GemmOnCaller(trans_a, trans_b, end - begin, n, k, alpha, a_rows, lda, b,
+                   ldb, beta, c + begin * ldc, ldc);
+    } else {
+      // Columns [begin, end) of op(B) and of C.
+      const DType* b_cols = trans_b ? b + begin * ldb : b + begin;
+      GemmOnCaller(trans_a, trans_b, m, end - begin, k, alpha, a, lda, b_cols,
+                   ldb, beta, c + begin, ldc);
+    }
+  });
+}
+
+}  // namespace
+
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
+          float beta, float* c, index_t ldc) {
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          double alpha, const double* a, index_t lda, const double* b,
+          index_t ldb, double beta, double* c, index_t ldc) {
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void Gemv(bool trans_a, index_t m, index_t n, float alpha, const float* a,

@@ -1,6 +1,10 @@
 // dot(), batch_dot() and VectorDot against naive products in double: every
-// transpose combination, scale, = += -=, strided and sliced operands,
-// aliasing destinations, shape errors, float and double.
+// transpose combination, scale, = += -=, products split over threads,
+// strided and sliced operands, aliasing destinations, shape errors, float and
+// double.
+#include <algorithm>
+#include <utility>
+
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
 #include "tensor/test_util.h"
@@ -17,7 +21,10 @@ double OpAt(const Tensor<cpu, 2, DType>& t, bool trans, index_t i, index_t j) {
 template <typename DType>
 class DotTest : public ::testing::Test {
  protected:
-  static double Tol() { return sizeof(DType) == 4 ? 1e-5 : 1e-12; }
+  // Rounding error grows with the length k of the sums.
+  static double Tol(index_t k = 1) {
+    return (sizeof(DType) == 4 ? 1e-5 : 1e-12) * std::max(1.0, k / 32.0);
+  }
   // dst <saver> scale * op(a) * op(b) for one transpose combination.
   template <bool lt, bool rt>
   void Check(test::Rng* rng, index_t m, index_t n, index_t k) {
@@ -47,13 +54,13 @@ class DotTest : public ::testing::Test {
         return b.view();  // NOLINT
     };
     dst = expr::dot(A(), B());
-    EXPECT_TRUE(test::AllNear(dst, ref, Tol()));
+    EXPECT_TRUE(test::AllNear(dst, ref, Tol(k)));
     dst += DType(2) * expr::dot(A(), B());
     EXPECT_TRUE(test::AllNear(
-        dst, [&](index_t i, index_t j) { return 3 * ref(i, j); }, Tol()));
+        dst, [&](index_t i, index_t j) { return 3 * ref(i, j); }, Tol(k)));
     dst -= expr::dot(A(), B()) * DType(0.5);
     EXPECT_TRUE(test::AllNear(
-        dst, [&](index_t i, index_t j) { return 2.5 * ref(i, j); }, Tol()));
+        dst, [&](index_t i, index_t j) { return 2.5 * ref(i, j); }, Tol(k)));
   }
 };
 typedef ::testing::Types<float, double> RealTypes;
@@ -68,6 +75,26 @@ TYPED_TEST(DotTest, AllTransposeCombinations) {
     this->template Check<false, true>(&rng, m, n, k);
     this->template Check<true, true>(&rng, m, n, k);
   }
+}
+
+// Products large enough to be cut over the pool, cut along rows (m > n) and
+// along columns (n > m), at 1, 2 and 3 threads.
+TYPED_TEST(DotTest, ProductsSplitOverThreads) {
+  test::Rng rng;
+  for (int threads : {1, 2, 3}) {
+    SetNumThreads(threads);
+    for (const auto& [m, n] :
+         {std::pair<index_t, index_t>{rng.Int(150, 190), rng.Int(90, 120)},
+          {rng.Int(90, 120), rng.Int(150, 190)}}) {
+      SCOPED_TRACE(::testing::Message() << threads << " threads");
+      const index_t k = rng.Int(130, 160);
+      this->template Check<false, false>(&rng, m, n, k);
+      this->template Check<true, false>(&rng, m, n, k);
+      this->template Check<false, true>(&rng, m, n, k);
+      this->template Check<true, true>(&rng, m, n, k);
+    }
+  }
+  SetNumThreads(0);
 }
 
 TYPED_TEST(DotTest, GemvGerAndVectorDot) {
