@@ -51,7 +51,8 @@ bool IsValidLayerName(absl::string_view name) {
 }  // namespace
 
 std::string LayerDeclaration::Describe() const {
-  return absl::StrCat("layer ", name, " (", type, ")");
+  return absl::StrCat("layer ", name, " (",
+                      shared_with >= 0 ? declaration.value : type, ")");
 }
 
 int NetConfig::FindNode(absl::string_view name) const {

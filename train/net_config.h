@@ -76,7 +76,8 @@ struct LayerDeclaration {
   // the last wins). Keys keep their `wmat:` / `bias:` prefixes.
   std::vector<ConfigEntry> settings;
 
-  // "layer fc1 (fullc)", as messages name it.
+  // "layer fc1 (fullc)" or "layer share_2 (share[fc1])", as messages name
+  // it.
   std::string Describe() const;
 };
 

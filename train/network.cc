@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,11 +98,6 @@ Network::Network(const TrainConfig& config, const ConfigSchema& schema,
   known[kInputNode] = true;
 
   for (const LayerDeclaration& layer : net.layers) {
-    if (layer.type == "share" || layer.shared_with >= 0) {
-      throw LayerConfigError(layer,
-                             "weight sharing (share[...]) is not supported "
-                             "by the trainer yet");
-    }
     std::vector<Shape<4>> in_shapes;
     bool prop_grad = false;
     for (int node : layer.inputs) {
@@ -133,7 +129,11 @@ Network::Network(const TrainConfig& config, const ConfigSchema& schema,
     std::unique_ptr<LayerType> created;
     std::vector<Shape<4>> out_shapes;
     try {
-      created = layers::CreateLayer<cpu, float>(layer.type, layer.name,
+      // A share[...] layer is made as the layer it shares.
+      const std::string& type = layer.shared_with >= 0
+                                    ? net.layers[layer.shared_with].type
+                                    : layer.type;
+      created = layers::CreateLayer<cpu, float>(type, layer.name,
                                                 ToParamKwargs(settings));
     } catch (const layers::LayerError& e) {
       const ConfigEntry& at = LocateLayerError(e.what(), settings, layer);
@@ -178,6 +178,8 @@ Network::Network(const TrainConfig& config, const ConfigSchema& schema,
     }
     prop_grad_.push_back(prop_grad);
     layers_.push_back(std::move(created));
+    shared_.emplace_back();
+    if (layer.shared_with >= 0) ShareWeights(layer.index);
   }
 
   nodes_.assign(num_nodes, nullptr);
@@ -210,6 +212,42 @@ Network::Network(const TrainConfig& config, const ConfigSchema& schema,
 
 Network::~Network() = default;
 
+void Network::ShareWeights(size_t index) {
+  const LayerDeclaration& layer = config_.layers[index];
+  const LayerDeclaration& primary = config_.layers[layer.shared_with];
+  const std::vector<layers::WeightRef<cpu, float>> own =
+      layers_[index]->Weights();
+  const std::vector<layers::WeightRef<cpu, float>> shared =
+      layers_[layer.shared_with]->Weights();
+  std::vector<std::string> differences;
+  for (size_t i = 0; i < own.size(); ++i) {
+    if (own[i].shape != shared[i].shape) {
+      std::ostringstream os;
+      os << own[i].tag << " " << own[i].shape << " here, " << shared[i].shape
+         << " in " << primary.name;
+      differences.push_back(os.str());
+    }
+  }
+  if (!differences.empty()) {
+    std::string inputs;
+    for (const Shape<4>& shape : layers_[index]->in_shapes()) {
+      absl::StrAppend(&inputs, inputs.empty() ? "" : ", ", ShapeText(shape));
+    }
+    throw LayerConfigError(
+        layer,
+        absl::StrCat("shares the weights of ", primary.Describe(), " (line ",
+                     primary.declaration.location.line, "), but its input ",
+                     inputs, " needs weights of other shapes: ",
+                     absl::StrJoin(differences, "; "),
+                     ". A share[...] layer needs an input that gives the "
+                     "shared layer's weight shapes"));
+  }
+  for (size_t i = 0; i < own.size(); ++i) {
+    shared_[index].push_back(
+        {own[i].data, own[i].grad, shared[i].data, shared[i].grad});
+  }
+}
+
 void Network::InitWeights(int seed) {
   rnd_.Seed(seed);
   for (auto& layer : layers_) layer->InitWeights(&rnd_);
@@ -220,13 +258,26 @@ void Network::SetLabel(const std::string& field,
   labels_.fields[field] = label;
 }
 
+void Network::ForwardLayer(size_t index, bool is_train) {
+  for (const SharedWeight& weight : shared_[index]) {
+    Copy(weight.data, weight.primary_data);
+  }
+  layers_[index]->Forward(is_train);
+}
+
 void Network::Forward(bool is_train) {
-  for (auto& layer : layers_) layer->Forward(is_train);
+  for (size_t i = 0; i < layers_.size(); ++i) ForwardLayer(i, is_train);
 }
 
 void Network::Backprop() {
   for (size_t i = layers_.size(); i-- > 0;) {
     layers_[i]->Backprop(prop_grad_[i]);
+    for (const SharedWeight& weight : shared_[i]) {
+      Tensor<cpu, 1, float> primary_grad = weight.primary_grad;
+      Tensor<cpu, 1, float> grad = weight.grad;
+      primary_grad += grad;
+      grad = 0.0f;
+    }
   }
 }
 
@@ -234,7 +285,7 @@ std::string Network::TraceNonFinite(bool is_train) {
   const NetConfig& net = config_;
   if (!AllFinite(input())) return "the input batch holds a NaN or infinity";
   for (size_t i = 0; i < layers_.size(); ++i) {
-    layers_[i]->Forward(is_train);
+    ForwardLayer(i, is_train);
     for (int node : net.layers[i].outputs) {
       if (!AllFinite(nodes_[node]->data)) {
         return absl::StrCat(net.layers[i].Describe(),
@@ -290,8 +341,9 @@ Tensor<cpu, 4, float> Network::NodeData(const std::string& name) const {
 
 std::vector<layers::WeightRef<cpu, float>> Network::Weights() {
   std::vector<layers::WeightRef<cpu, float>> all;
-  for (auto& layer : layers_) {
-    for (auto& weight : layer->Weights()) all.push_back(weight);
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (config_.layers[i].shared_with >= 0) continue;
+    for (auto& weight : layers_[i]->Weights()) all.push_back(weight);
   }
   return all;
 }
@@ -316,14 +368,17 @@ std::string Network::Summary() {
   out += absl::StrFormat("%-16s %-14s %-20s %12s\n", "in", "(input)",
                          ShapeText(shapes_[kInputNode]), "");
   for (size_t i = 0; i < layers_.size(); ++i) {
+    const LayerDeclaration& layer = config_.layers[i];
     int64_t count = 0;
-    for (const auto& weight : layers_[i]->Weights()) {
-      count += weight.shape.Size();
+    if (layer.shared_with < 0) {
+      for (const auto& weight : layers_[i]->Weights()) {
+        count += weight.shape.Size();
+      }
     }
-    out += absl::StrFormat("%-16s %-14s %-20s %12d\n", config_.layers[i].name,
-                           config_.layers[i].type,
-                           ShapeText(shapes_[config_.layers[i].outputs[0]]),
-                           count);
+    out += absl::StrFormat(
+        "%-16s %-14s %-20s %12d\n", layer.name,
+        layer.shared_with >= 0 ? layer.declaration.value : layer.type,
+        ShapeText(shapes_[layer.outputs[0]]), count);
   }
   out += absl::StrFormat("total parameters: %d\n", NumParameters());
   return out;

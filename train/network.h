@@ -16,13 +16,26 @@
 //   net.Backprop();                 // weight gradients accumulate (+=)
 //   Tensor<cpu, 2> scores = net.Output();
 //
+// Weight sharing, `layer[a->b] = share[fc1]` (cxxnet's): the sharing layer
+// is an instance of fc1's type with fc1's settings, with its own batch
+// state (dropout masks, im2col buffers), whose weights follow fc1's:
+// before it runs forward it takes a copy of fc1's current weights, and
+// after its backward pass its weight gradients are added to fc1's and its
+// own are cleared. So the gradients of both uses accumulate into fc1's one
+// gradient, Weights() lists fc1's weights once (the updater updates them
+// once, checkpoints hold them once), and the sharing layer has no
+// parameters of its own. (A layer cannot yet be handed another layer's
+// weight tensors: layers::Layer owns its weight storage.)
+//
 // Checks, each a ConfigError at the config line of the layer at fault: a
 // layer that reads a node nothing writes, a node written by two layers, a
 // node read by two layers (gradients would overwrite each other; use a
 // split layer), an in-place layer that changes its node's shape, a layer
-// that cannot take its input shapes (the layer's message), share[...]
-// layers and extra inputs (not supported yet). The parser already refuses
-// cycles and use before definition; they are checked again here.
+// that cannot take its input shapes (the layer's message), a share[...]
+// layer whose input gives its weights other shapes than the layer it
+// shares (naming both layers and the shapes), and extra inputs (not
+// supported yet). The parser already refuses cycles and use before
+// definition; they are checked again here.
 #ifndef UMBRA_TRAIN_NETWORK_H_
 #define UMBRA_TRAIN_NETWORK_H_
 
@@ -84,7 +97,8 @@ class Network {
   // listing the nodes when there is none.
   Tensor<cpu, 4, float> NodeData(const std::string& name) const;
 
-  // Every weight of every layer, in layer order.
+  // Every trained weight, in layer order: a share[...] layer's weights are
+  // those of the layer it shares, listed once under that layer.
   std::vector<layers::WeightRef<cpu, float>> Weights();
   // Every layer's untrained state (moving averages), in layer order.
   std::vector<layers::StateRef<cpu, float>> States();
@@ -95,17 +109,34 @@ class Network {
   const NetConfig& net_config() const { return config_; }
   Shape<4> input_shape() const { return shapes_[kInputNode]; }
 
-  // One line per layer: name, type, output shape, parameter count; then
-  // the total.
+  // One line per layer: name, type, output shape, parameter count (0 for a
+  // share[...] layer); then the total.
   std::string Summary();
 
  private:
   struct OwnedNode;
+  // A weight of a share[...] layer and the weight of the shared layer it
+  // follows.
+  struct SharedWeight {
+    Tensor<cpu, 1, float> data;
+    Tensor<cpu, 1, float> grad;
+    Tensor<cpu, 1, float> primary_data;
+    Tensor<cpu, 1, float> primary_grad;
+  };
+
+  // Checks that the weights of share[...] layer `index` have the shapes of
+  // its primary's, and pairs them.
+  void ShareWeights(size_t index);
+  // Forward of layer `index`, taking the shared weights first.
+  void ForwardLayer(size_t index, bool is_train);
 
   NetConfig config_;
   std::vector<std::unique_ptr<LayerType>> layers_;
   // Per layer: whether Backprop should write its inputs' gradients.
   std::vector<bool> prop_grad_;
+  // Per layer: its weights paired with the shared layer's (share[...]
+  // layers only; empty for the others).
+  std::vector<std::vector<SharedWeight>> shared_;
   std::vector<Shape<4>> shapes_;
   std::vector<std::unique_ptr<OwnedNode>> storage_;
   std::vector<NodeType*> nodes_;

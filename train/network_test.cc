@@ -2,7 +2,11 @@
 // building error located at the config line responsible.
 #include "train/network.h"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "train/config.h"
@@ -89,13 +93,89 @@ TEST(NetworkTest, NodeReadByTwoLayers) {
   EXPECT_NE(error.find("split"), std::string::npos) << error;
 }
 
-TEST(NetworkTest, WeightSharingIsRefusedForNow) {
+// fc1 used twice, through share[fc1] (net a), and the same computation
+// with two separate layers holding copies of fc1's weights (net b).
+constexpr char kSharedNet[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "  init_sigma = 0.5\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b] = share[fc1]\n"
+    "layer[b->b] = l2_loss\n";
+constexpr char kTwoLayerNet[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b] = fullc:fc2\n"
+    "  nhidden = 8\n"
+    "layer[b->b] = l2_loss\n";
+
+TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
+  std::unique_ptr<Network> shared = Build(kSharedNet);
+  std::unique_ptr<Network> twice = Build(kTwoLayerNet);
+  // fc1's weights once; the sharing layer has no parameters of its own.
+  EXPECT_EQ(shared->NumParameters(), 8 * 8 + 8);
+  std::vector<layers::WeightRef<cpu, float>> weights = shared->Weights();
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_EQ(weights[0].name, "fc1.wmat");
+  EXPECT_EQ(weights[1].name, "fc1.bias");
+  const std::string summary = shared->Summary();
+  EXPECT_NE(summary.find("share_2          share[fc1]     (10,1,1,8)       "
+                         "               0\n"),
+            std::string::npos)
+      << summary;
+
+  shared->InitWeights(static_cast<int>(std::random_device{}() % 100000));
+  Random<cpu, float> rnd{static_cast<int>(std::random_device{}() % 100000)};
+  rnd.SampleUniform(&weights[1].data, -0.5f, 0.5f);  // a non-zero bias
+  std::vector<layers::WeightRef<cpu, float>> two = twice->Weights();
+  ASSERT_EQ(two.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) Copy(two[i].data, weights[i % 2].data);
+
+  Tensor<cpu, 4, float> input = shared->input();
+  rnd.SampleUniform(&input, -1.0f, 1.0f);
+  Copy(twice->input(), input);
+  TensorContainer<cpu, 2, float> label(Shape2(10, 8));
+  rnd.SampleUniform(&label, -1.0f, 1.0f);
+  shared->SetLabel("label", label);
+  twice->SetLabel("label", label);
+  for (Network* net : {shared.get(), twice.get()}) {
+    net->Forward(true);
+    net->Backprop();
+  }
+  EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
+  for (size_t i = 0; i < 2; ++i) {
+    const index_t n = weights[i].grad.size(0);
+    double largest = 0;
+    for (index_t j = 0; j < n; ++j) {
+      const float sum = two[i].grad[j] + two[i + 2].grad[j];
+      largest = std::max(largest, std::abs(double(sum)));
+      EXPECT_NEAR(weights[i].grad[j], sum, 1e-5f)
+          << weights[i].name << " " << j;
+    }
+    EXPECT_GT(largest, 1e-3) << "the gradient of " << weights[i].name
+                             << " is all zero: the test checks nothing";
+  }
+  // A second pass starts from the updated weights, not from a stale copy.
+  weights[0].data *= 0.5f;
+  shared->Forward(false);
+  two[0].data *= 0.5f;
+  two[2].data *= 0.5f;
+  twice->Forward(false);
+  EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
+}
+
+TEST(NetworkTest, SharedLayerNeedsTheSameWeightShapes) {
   const std::string error = BuildError(
       "layer[in->a] = fullc:fc1\n"
-      "  nhidden = 8\n"
+      "  nhidden = 4\n"
       "layer[a->b] = share[fc1]\n");
-  EXPECT_EQ(error.substr(0, 11), "net.conf:4:") << error;
-  EXPECT_NE(error.find("not supported"), std::string::npos) << error;
+  EXPECT_EQ(error,
+            "net.conf:4: layer share_1 (share[fc1]): shares the weights of "
+            "layer fc1 (fullc) (line 2), but its input (10,1,1,4) needs "
+            "weights of other shapes: wmat (4,4) here, (4,8) in fc1. A "
+            "share[...] layer needs an input that gives the shared layer's "
+            "weight shapes");
 }
 
 TEST(NetworkTest, ParserErrorsKeepTheirLines) {

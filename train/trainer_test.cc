@@ -151,6 +151,40 @@ TEST(TrainerTest, PredEvalAndFinetune) {
   EXPECT_LE(LastMetric(tuned, "test-error"), 0.02) << tuned;
 }
 
+TEST(TrainerTest, SharedLayerTrainsAndIsSavedOnce) {
+  const std::string dir = NewTestDir("share");
+  std::string config = BlobsConfig(dir);
+  const size_t begin = config.find("layer[in->h]");
+  const size_t end = config.find("netconfig = end");
+  config.replace(begin, end - begin,
+                 "layer[in->h] = fullc:fc1\n"
+                 "  nhidden = 8\n"
+                 "layer[h->h] = relu\n"
+                 "layer[h->g] = share[fc1]\n"
+                 "layer[g->g] = relu\n"
+                 "layer[g->out] = fullc:fc2\n"
+                 "  nhidden = 3\n"
+                 "layer[out->out] = softmax\n");
+  const std::string out = RunTrainer(dir, config, {"silent=0"});
+  EXPECT_NE(out.find("share_2          share[fc1]"), std::string::npos) << out;
+  EXPECT_LE(LastMetric(out, "test-error"), 0.05) << out;
+  const Checkpoint checkpoint = ReadCheckpoint(dir + "/models/0004.model");
+  std::vector<std::string> names;
+  for (const TensorProto& t : checkpoint.weights()) names.push_back(t.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"fc1.wmat", "fc1.bias", "fc2.wmat",
+                                             "fc2.bias"}));
+  std::vector<std::string> updater_tensors;
+  for (const TensorProto& t : checkpoint.updater().tensors()) {
+    updater_tensors.push_back(t.name());
+  }
+  EXPECT_EQ(updater_tensors.size(), 4u);  // one momentum per weight
+  // The resumed run loads the one copy back into both uses.
+  const std::string resumed =
+      RunTrainer(dir, config, {"continue=1", "num_round=5", "silent=0"});
+  EXPECT_NE(resumed.find("resumed from"), std::string::npos) << resumed;
+  EXPECT_LE(LastMetric(resumed, "test-error"), 0.05) << resumed;
+}
+
 TEST(TrainerTest, NonFiniteLossNamesTheLayer) {
   const std::string dir = NewTestDir("nan");
   try {
