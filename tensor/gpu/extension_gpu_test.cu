@@ -1,7 +1,8 @@
 // GPU twins of the tensor/extension tests: the reductions to 1-D (through
-// extension_gpu.h, from tensors and from expressions) and a set of chainers
-// evaluated by the generic kernel, compared with the CPU on the same fresh
-// random input.
+// extension_gpu.h, from tensors and from expressions) and every chainer of
+// tensor/extension, evaluated by the generic kernel (as sources and, for
+// concat and slice, as destinations), compared with the CPU on the same
+// fresh random inputs. Softmax and SoftmaxGrad: softmax_gpu_test.cc.
 #include "gtest/gtest.h"
 #include "tensor/extension/extension.h"
 #include "tensor/gpu/extension_gpu.h"
@@ -13,6 +14,7 @@ namespace {
 
 using namespace expr;  // NOLINT: the extension's functions
 using gpu_test::GpuNear;
+using gpu_test::SameOnGpu;
 using gpu_test::ToGpu;
 
 template <typename DType>
@@ -78,123 +80,255 @@ TYPED_TEST(ExtensionGpuTest, ReductionsOfTensors) {
   EXPECT_TRUE(GpuNear(gmn.view(), mn.view(), 0.0));
 }
 
-TYPED_TEST(ExtensionGpuTest, ChainersThroughTheGenericKernel) {
+// Broadcasts of 1-D, scalar and keepdim sources.
+TYPED_TEST(ExtensionGpuTest, Broadcasts) {
   typedef TypeParam D;
+  const double tol = this->Tol();
   const Shape<4> s = Shape4(3, 5, 9, 11);
   auto x = this->rng_.template Tensor<D>(s);
   auto bias = this->rng_.template Tensor<D>(Shape1(5));
-  auto gx = ToGpu(x.view());
-  auto gbias = ToGpu(bias.view());
-  {
-    TensorContainer<cpu, 4, D> want(s);
-    TensorContainer<gpu, 4, D> got(s);
-    want = x * D(2) + broadcast<1>(bias * D(3), s);
-    got = gx * D(2) + broadcast<1>(gbias * D(3), s);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
+  auto row = this->rng_.template Tensor<D>(Shape1(11));
+  auto one = this->rng_.template Tensor<D>(Shape1(1));
+  auto mat = this->rng_.template Tensor<D>(Shape2(7, 4));
+  auto kept = this->rng_.template Tensor<D>(Shape3(7, 1, 4));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol, [s](auto x, auto b) { return x * D(2) + broadcast<1>(b * D(3), s); },
+      x, bias));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [s](auto r) { return broadcast<3>(r, s); }, row));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto r) { return repmat(r, 6); }, row));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [s](auto o) { return broadcast_scalar(o, s); }, one));
+  for (int axis = -1; axis < 2; ++axis) {
+    EXPECT_TRUE(SameOnGpu<3>(
+        0, [axis](auto m) { return broadcast_with_axis(m, axis, 5); }, mat))
+        << "axis " << axis;
   }
-  {
-    TensorContainer<cpu, 3, D> want(Shape3(3, 9, 11));
-    TensorContainer<gpu, 3, D> got(Shape3(3, 9, 11));
-    want = reduce_with_axis<red::maximum, false>(x, 1);
-    got = reduce_with_axis<red::maximum, false>(gx, 1);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
-    want = reduce_with_axis<red::sum, false>(x * x, 3);
-    got = reduce_with_axis<red::sum, false>(gx * gx, 3);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), this->Tol()));
-  }
-  {
-    TensorContainer<cpu, 4, D> want(Shape4(3, 9, 5, 11));
-    TensorContainer<gpu, 4, D> got(Shape4(3, 9, 5, 11));
-    want = swapaxis<1, 2>(x);
-    got = swapaxis<1, 2>(gx);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
-  }
-  {
-    auto pooled_shape = pool<red::maximum>(x, 3, 3, 2, 2).shape_;
-    TensorContainer<cpu, 4, D> want(pooled_shape);
-    TensorContainer<gpu, 4, D> got(pooled_shape);
-    want = pool<red::maximum>(x, 3, 3, 2, 2);
-    got = pool<red::maximum>(gx, 3, 3, 2, 2);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
-  }
-  {
-    auto col_shape = unpack_patch2col(x, 3, 3, 1, 1).shape_;
-    TensorContainer<cpu, 2, D> want(col_shape);
-    TensorContainer<gpu, 2, D> got(col_shape);
-    want = unpack_patch2col(x, 3, 3, 1, 1);
-    got = unpack_patch2col(gx, 3, 3, 1, 1);
-    EXPECT_TRUE(GpuNear(got.view(), want.view(), 0.0));
-  }
+  EXPECT_TRUE(SameOnGpu<3>(
+      0, [](auto k) { return broadcast_keepdim(k, 1, 6); }, kept));
 }
 
-// Runs `make(x, y)` into host and device containers shaped like the
-// expression and compares (x, y: 4-D operands of shape s).
-template <typename DType, int dim, typename MakeFn>
-void CheckChainer(gpu_test::Rng* rng, const Shape<4>& s, const MakeFn& make,
-                  double tol, const char* what) {
-  auto x = rng->Tensor<DType>(s);
-  auto y = rng->Tensor<DType>(s);
-  auto gx = ToGpu(x.view());
-  auto gy = ToGpu(y.view(), true);
-  auto cpu_exp = make(x.view(), y.view());
-  auto gpu_exp = make(gx.view(), gy.view());
-  TensorContainer<cpu, dim, DType> want(cpu_exp.shape_);
-  TensorContainer<gpu, dim, DType> got(gpu_exp.shape_);
-  want = cpu_exp;
-  got = gpu_exp;
-  EXPECT_TRUE(GpuNear(got.view(), want.view(), tol)) << what;
+// reduce_with_axis and reduce_keepdim along every axis, with every reducer,
+// as values and as indices (mask: argmax / argmin).
+TYPED_TEST(ExtensionGpuTest, AxisReductionsAndTheirIndices) {
+  typedef TypeParam D;
+  const double tol = this->Tol();
+  auto x = this->rng_.template Tensor<D>(Shape4(3, 5, 9, 11));
+  for (int axis = 0; axis < 4; ++axis) {
+    SCOPED_TRACE(::testing::Message() << "axis " << axis);
+    EXPECT_TRUE(SameOnGpu<3>(
+        tol,
+        [axis](auto x) {
+          return reduce_with_axis<red::sum, false>(x * x, axis);
+        },
+        x));
+    EXPECT_TRUE(SameOnGpu<3>(
+        0,
+        [axis](auto x) {
+          return reduce_with_axis<red::maximum, false>(x, axis);
+        },
+        x));
+    EXPECT_TRUE(SameOnGpu<3>(
+        0,
+        [axis](auto x) {
+          return reduce_with_axis<red::maximum, true>(x, axis);
+        },
+        x));
+    EXPECT_TRUE(SameOnGpu<3>(
+        0,
+        [axis](auto x) {
+          return reduce_with_axis<red::minimum, true>(x, axis);
+        },
+        x));
+    EXPECT_TRUE(SameOnGpu<4>(
+        0,
+        [axis](auto x) { return reduce_keepdim<red::minimum, false>(x, axis); },
+        x));
+    EXPECT_TRUE(SameOnGpu<4>(
+        0,
+        [axis](auto x) { return reduce_keepdim<red::maximum, true>(x, axis); },
+        x));
+  }
+  // The usual pairing: subtract the row maximum.
+  auto m = this->rng_.template Tensor<D>(Shape2(17, 300));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0,
+      [](auto m) {
+        return m - broadcast_keepdim(reduce_keepdim<red::maximum, false>(m, 1),
+                                     1, m.size(1));
+      },
+      m));
 }
 
-TYPED_TEST(ExtensionGpuTest, MoreChainers) {
+// Chainers that move elements: no arithmetic, so the results are exact.
+TYPED_TEST(ExtensionGpuTest, LayoutChainers) {
   typedef TypeParam D;
   const Shape<4> s = Shape4(2, 6, 9, 10);
-  const double tol = this->Tol();
-  gpu_test::Rng* rng = &this->rng_;
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return chpool<red::sum>(x, 3); }, tol,
-      "chpool");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return concat<1>(x, y); }, 0, "concat");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return slice<2>(x, 2, 7); }, 0, "slice");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return pad(x, 1, 2); }, 0, "pad");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return crop(x, Shape2(5, 6)); }, 0, "crop");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return transpose(x, Shape4(3, 1, 0, 2)); },
-      0, "transpose");
-  CheckChainer<D, 4>(
-      rng, s, [](auto x, auto y) { return flip(x, 2); }, 0, "flip");
-  CheckChainer<D, 2>(
-      rng, s, [](auto x, auto y) { return reshape(x, Shape2(12, 90)); }, 0,
-      "reshape");
-  CheckChainer<D, 4>(
-      rng, s,
-      [s](auto x, auto y) {
-        return pack_col2patch(unpack_patch2col(x, 3, 3, 1, 1), s, 3, 3, 1, 1);
-      },
-      tol, "pack_col2patch(unpack_patch2col)");
+  auto x = this->rng_.template Tensor<D>(s);
+  auto y = this->rng_.template Tensor<D>(Shape4(2, 3, 9, 10));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return swapaxis<1, 2>(x); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return transpose(x, Shape4(3, 1, 0, 2)); }, x));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto x) { return reshape(x, Shape2(12, 90)); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return flip(x, 2); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return mirror(x); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x, auto y) { return concat<1>(x, y); }, x, y));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return concat<3>(x, x); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return slice<1>(x, 2, 5); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return slice<3>(x, 1, 8); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return pad(x, 1, 2); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return crop(x, Shape2(5, 6)); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return crop(x, Shape2(4, 3), 5, 7); }, x));
 }
 
-TYPED_TEST(ExtensionGpuTest, OneHotAndTake) {
+// concat and slice as destinations, with = and +=.
+TYPED_TEST(ExtensionGpuTest, ConcatAndSliceAsDestinations) {
   typedef TypeParam D;
+  const double tol = this->Tol();
+  auto src = this->rng_.template Tensor<D>(Shape3(4, 7, 5));
+  auto a = this->rng_.template Tensor<D>(Shape3(4, 3, 5));
+  auto b = this->rng_.template Tensor<D>(Shape3(4, 4, 5));
+  auto gsrc = ToGpu(src.view(), true);
+  auto ga = ToGpu(a.view(), true), gb = ToGpu(b.view());
+  concat<1>(a, b) = src * D(2);
+  concat<1>(ga, gb) = gsrc * D(2);
+  EXPECT_TRUE(GpuNear(ga.view(), a.view(), tol));
+  EXPECT_TRUE(GpuNear(gb.view(), b.view(), tol));
+  slice<2>(src, 3, 5) += slice<2>(src, 0, 2) * D(0.5);
+  slice<2>(gsrc, 3, 5) += slice<2>(gsrc, 0, 2) * D(0.5);
+  EXPECT_TRUE(GpuNear(gsrc.view(), src.view(), tol));
+  slice<1>(src, 6, 7) = D(7);
+  slice<1>(gsrc, 6, 7) = D(7);
+  EXPECT_TRUE(GpuNear(gsrc.view(), src.view(), 0));
+}
+
+// pool, its gradient unpool, and upsampling (whose gradient is sum pooling).
+TYPED_TEST(ExtensionGpuTest, PoolingUnpoolingAndUpsampling) {
+  typedef TypeParam D;
+  const double tol = this->Tol();
+  auto x = this->rng_.template Tensor<D>(Shape4(2, 3, 11, 13));
+  // pool(x, 3, 3, 2, 2) is (2, 3, 5, 6); with pad 1, (2, 3, 6, 7).
+  auto g = this->rng_.template Tensor<D>(Shape4(2, 3, 5, 6));
+  auto gpad = this->rng_.template Tensor<D>(Shape4(2, 3, 6, 7));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return pool<red::maximum>(x, 3, 3, 2, 2); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol, [](auto x) { return pool<red::sum>(x, 3, 3, 2, 2, 1, 1); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return pool<red::maximum>(x, Shape2(4, 5), 2, 3, 2, 2); },
+      x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0,
+      [](auto x, auto g) {
+        return unpool<red::maximum>(x, pool<red::maximum>(x, 3, 3, 2, 2), g, 3,
+                                    3, 2, 2);
+      },
+      x, g));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol,
+      [](auto x, auto g) {
+        return unpool<red::sum>(x, pool<red::sum>(x, 3, 3, 2, 2, 1, 1), g, 3, 3,
+                                2, 2, 1, 1) *
+               D(1.0 / 9);
+      },
+      x, gpad));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return upsampling_nearest(x, 2); }, x));
+  auto up_grad = this->rng_.template Tensor<D>(Shape4(2, 3, 22, 26));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol, [](auto g) { return pool<red::sum>(g, 2, 2, 2, 2); }, up_grad));
+}
+
+// chpool and its gradient ch_unpool, centred and strided (LRN's pair).
+TYPED_TEST(ExtensionGpuTest, ChannelPoolingAndItsGradient) {
+  typedef TypeParam D;
+  const double tol = this->Tol();
+  auto x = this->rng_.template Tensor<D>(Shape4(2, 7, 5, 6));
+  auto g = this->rng_.template Tensor<D>(x.shape_);
+  // chpool(x, 3, 2, 1) has (7 + 2 - 3) / 2 + 1 = 4 channels.
+  auto g_strided = this->rng_.template Tensor<D>(Shape4(2, 4, 5, 6));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol, [](auto x) { return chpool<red::sum>(x * x, 5); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0, [](auto x) { return chpool<red::maximum>(x, 3, 2, 1); }, x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol,
+      [](auto x, auto g) {
+        return ch_unpool<red::sum>(x, chpool<red::sum>(x, 5), g, 5);
+      },
+      x, g));
+  EXPECT_TRUE(SameOnGpu<4>(
+      0,
+      [](auto x, auto g) {
+        return ch_unpool<red::maximum>(x, chpool<red::maximum>(x, 3, 2, 1), g,
+                                       3, 2, 1);
+      },
+      x, g_strided));
+}
+
+// im2col and col2im, with stride and dilation.
+TYPED_TEST(ExtensionGpuTest, PatchesAndTheirAdjoint) {
+  typedef TypeParam D;
+  const double tol = this->Tol();
+  const Shape<4> s = Shape4(2, 3, 9, 10);
+  auto x = this->rng_.template Tensor<D>(s);
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto x) { return unpack_patch2col(x, 3, 3, 1, 1); }, x));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto x) { return unpack_patch2col(pad(x, 1), 3, 2, 2, 1, 2, 1); },
+      x));
+  EXPECT_TRUE(SameOnGpu<4>(
+      tol,
+      [s](auto x) {
+        return pack_col2patch(unpack_patch2col(x, 3, 3, 2, 1, 1, 2), s, 3, 3, 2,
+                              1, 1, 2);
+      },
+      x));
+}
+
+// Chainers driven by indices stored as DType: one_hot_encode, take and its
+// gradient, per-row choose and fill (indices partly out of range, which
+// each clips or skips), and range.
+TYPED_TEST(ExtensionGpuTest, IndexChainers) {
+  typedef TypeParam D;
+  const double tol = this->Tol();
   const index_t n = 37, k = 11, dim = 13;
-  TensorContainer<cpu, 1, D> label(Shape1(n));
-  for (index_t i = 0; i < n; ++i) label[i] = D((i * 5) % k);
+  auto label = this->rng_.template Labels<D>(n, k);
+  auto wide_label = this->rng_.template Labels<D>(n, k + 4);  // [0, k + 4)
   auto table = this->rng_.template Tensor<D>(Shape2(k, dim));
-  auto glabel = ToGpu(label.view());
-  auto gtable = ToGpu(table.view());
-  TensorContainer<cpu, 2, D> hot(Shape2(n, k));
-  TensorContainer<gpu, 2, D> ghot(Shape2(n, k));
-  hot = one_hot_encode(label, k) * D(2);
-  ghot = one_hot_encode(glabel, k) * D(2);
-  EXPECT_TRUE(GpuNear(ghot.view(), hot.view(), 0.0));
-  TensorContainer<cpu, 2, D> rows(Shape2(n, dim));
-  TensorContainer<gpu, 2, D> grows(Shape2(n, dim));
-  rows = take(label, table);
-  grows = take(glabel, gtable);
-  EXPECT_TRUE(GpuNear(grows.view(), rows.view(), 0.0));
+  auto grad = this->rng_.template Tensor<D>(Shape2(n, dim));
+  auto mat = this->rng_.template Tensor<D>(Shape2(n, k));
+  auto val = this->rng_.template Tensor<D>(Shape1(n));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto l) { return one_hot_encode(l, 11) * D(2); }, label));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto l, auto t) { return take(l - D(2), t); }, wide_label, table));
+  EXPECT_TRUE(SameOnGpu<2>(
+      tol, [](auto l, auto g) { return take_grad(l - D(2), g, 11); },
+      wide_label, grad));
+  EXPECT_TRUE(SameOnGpu<1>(
+      0, [](auto m, auto l) { return mat_choose_row_element(m, l - D(2)); },
+      mat, wide_label));
+  EXPECT_TRUE(SameOnGpu<2>(
+      0, [](auto m, auto v, auto l) { return mat_fill_row_element(m, v, l); },
+      mat, val, wide_label));
+  EXPECT_TRUE(SameOnGpu<1>(tol, [] { return range<D>(-3, 7.5, 0.5, 3); }));
+  EXPECT_TRUE(SameOnGpu<1>(tol, [] { return range<D>(4, -5, -2); }));
+  EXPECT_TRUE(SameOnGpu<2>(
+      tol, [](auto m) { return m * broadcast<1>(range<D>(0, 11), m.shape_); },
+      mat));
 }
 
 }  // namespace

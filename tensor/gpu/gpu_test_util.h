@@ -1,6 +1,7 @@
 // Helpers specific to the GPU tests: a fixture that requires a CUDA device,
-// host<->device copies of whole tensors, and element-wise comparison of a GPU
-// result with a host reference. The seeded RNG and the host comparison come
+// host<->device copies of whole tensors, element-wise comparison of a GPU
+// result with a host reference, and (in .cu files) SameOnGpu, which runs one
+// expression on both devices. The seeded RNG and the host comparison come
 // from tensor/test_util.h.
 //
 // Example:
@@ -12,6 +13,8 @@
 //   }
 #ifndef UMBRA_TENSOR_GPU_GPU_TEST_UTIL_H_
 #define UMBRA_TENSOR_GPU_GPU_TEST_UTIL_H_
+
+#include <tuple>
 
 #include "gtest/gtest.h"
 #include "tensor/gpu/tensor_gpu.h"
@@ -58,6 +61,39 @@ template <int dim, typename DType, typename WType>
                                    double tol) {
   TensorContainer<cpu, dim, DType> host = ToCpu(got);
   return AllNear(host.view(), want, tol);
+}
+
+// The shape and the element type of a dim-D expression (a chainer, a map,
+// a range, ...).
+template <int dim, typename E, typename DType, int etype>
+Shape<dim> ShapeOf(const expr::Exp<E, DType, etype>& e) {
+  return expr::ShapeCheck<dim, E>::Check(e.self());
+}
+template <typename E, typename DType, int etype>
+DType DTypeOf(const expr::Exp<E, DType, etype>&);
+
+// Evaluates the dim-D expression make(inputs...) from the host tensors
+// `inputs` (containers) and from device copies of them (rows padded, so the
+// kernel sees strides), each into a fresh container of the expression's
+// shape, and compares the results: |gpu - cpu| <= tol * max(1, |cpu|).
+// Only in .cu files: the expression is compiled into a kernel where this
+// is instantiated.
+//
+// Example:
+//   EXPECT_TRUE(SameOnGpu<4>(
+//       0, [](auto x) { return pool<red::maximum>(x, 3, 3, 2, 2); }, x));
+template <int dim, typename MakeFn, typename... Inputs>
+::testing::AssertionResult SameOnGpu(double tol, const MakeFn& make,
+                                     const Inputs&... inputs) {
+  const auto host_exp = make(inputs.view()...);
+  typedef decltype(DTypeOf(host_exp)) DType;
+  TensorContainer<cpu, dim, DType> want(ShapeOf<dim>(host_exp));
+  want = host_exp;
+  std::tuple<decltype(ToGpu(inputs.view()))...> device(
+      ToGpu(inputs.view(), /*pad=*/true)...);
+  TensorContainer<gpu, dim, DType> got(want.shape_);
+  std::apply([&](const auto&... d) { got = make(d.view()...); }, device);
+  return GpuNear(got.view(), want.view(), tol);
 }
 
 }  // namespace gpu_test

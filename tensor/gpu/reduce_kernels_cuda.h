@@ -170,9 +170,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// inner == 1 (rows of contiguous classes): one block per row
-// (grid-stride), the block's threads over the classes: max, sum of exp,
-// normalise.
+// inner == 1: one block per row (grid-stride), the block's threads over
+// the classes: max, sum of exp, normalise.
 template <typename DType>
 __global__ void __launch_bounds__(kBlockThreads)
     SoftmaxRowsKernel(ClassView<DType> dst, ClassView<DType> src) {
@@ -183,16 +182,17 @@ __global__ void __launch_bounds__(kBlockThreads)
     DType mx;
     red::maximum::SetInitValue(mx);
     for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
-      red::maximum::Reduce(mx, in[k]);
+      red::maximum::Reduce(mx, in[k * src.class_stride]);
     }
     mx = BlockReduce<red::maximum>(mx, shared);
     DType sum = 0;
     for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
-      sum += math::exp(DType(in[k] - mx));
+      sum += math::exp(DType(in[k * src.class_stride] - mx));
     }
     sum = BlockReduce<red::sum>(sum, shared);
     for (index_t k = threadIdx.x; k < src.classes; k += blockDim.x) {
-      out[k] = math::exp(DType(in[k] - mx)) / sum;
+      out[k * dst.class_stride] =
+          math::exp(DType(in[k * src.class_stride] - mx)) / sum;
     }
   }
 }
