@@ -12,9 +12,11 @@
 #
 # `run` executes every test binary listed in DIR/MANIFEST (or, without a
 # manifest, every executable named *_test), then every benchmark (*_bench),
-# prints each one's result (the failing tests' output, the benchmarks'
-# medians) and ends with `N passed, N failed`. Exit status: 0 when all
-# passed. Logs go to DIR/logs (or $GPU_CHECK_LOGS).
+# prints each one's result (the failing tests' messages, the benchmarks'
+# medians), checks the performance goals below on the medians, and ends with
+# `N passed, N failed; goals: N met, N missed`. Exit status: 0 when every
+# binary passed (a missed goal is reported, not a failure). Logs, and each
+# benchmark's JSON, go to DIR/logs (or $GPU_CHECK_LOGS).
 #
 # Environment:
 #   GPU_CHECK_TIMEOUT   seconds per binary (default 900)
@@ -24,9 +26,31 @@
 #   BAZEL_FLAGS         extra flags for `collect` (e.g. a cuda_archs list)
 set -u -o pipefail
 
+# Prints the comment block at the top of this file.
 usage() {
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
   exit 2
+}
+
+# Performance goals, checked on the medians: benchmark, counter, minimum
+# (tensor/gpu/gpu_bench.cu says what each counter measures).
+GOALS=(
+  "BM_UpdateRule vs_memcpy 0.80"
+  "BM_Dot4096 vs_cublas 0.95"
+)
+
+# The median of `counter` for benchmark family `bench` in a Google Benchmark
+# JSON file (empty when absent). Entries are named
+# BM_Family[/args]/manual_time_median, one field per line.
+median_counter() {
+  awk -v bench="$2" -v key="\"$3\":" '
+    $1 == "\"name\":" {
+      name = $2; gsub(/[",]/, "", name)
+      family = name; sub(/\/.*/, "", family); sub(/_median$/, "", family)
+      current = (family == bench && name ~ /_median$/)
+    }
+    current && $1 == key { value = $2; gsub(/,/, "", value); print value; exit }
+  ' "$1"
 }
 
 # Libraries every Linux machine has, and the driver: never copied.
@@ -138,10 +162,13 @@ run() {
       echo "      full log: $log"
     fi
   done
+  local jsons=()
   for name in "${benches[@]}"; do
     log="$logs/$name.log"
+    jsons+=("$logs/$name.json")
     start=$SECONDS
     timeout "$timeout_s" "$dir/$name" --benchmark_counters_tabular=true \
+      --benchmark_out="$logs/$name.json" --benchmark_out_format=json \
       >"$log" 2>&1
     rc=$?
     secs=$((SECONDS - start))
@@ -160,7 +187,30 @@ run() {
       tail -5 "$log" | sed 's/^/      /'
     fi
   done
-  echo "$passed passed, $failed failed"
+  local met=0 missed=0 goal bench counter minimum value json
+  if [[ ${#benches[@]} -gt 0 ]]; then
+    for goal in "${GOALS[@]}"; do
+      read -r bench counter minimum <<<"$goal"
+      value=""
+      for json in "${jsons[@]}"; do
+        [[ -f "$json" ]] && value="$(median_counter "$json" "$bench" "$counter")"
+        [[ -n "$value" ]] && break
+      done
+      if [[ -z "$value" ]]; then
+        missed=$((missed + 1))
+        echo "GOAL  $bench $counter >= $minimum: MISSED (no median found)"
+      elif awk -v v="$value" -v m="$minimum" 'BEGIN { exit !(v >= m) }'; then
+        met=$((met + 1))
+        printf 'GOAL  %s %s >= %s: met (median %.3f)\n' "$bench" "$counter" \
+          "$minimum" "$value"
+      else
+        missed=$((missed + 1))
+        printf 'GOAL  %s %s >= %s: MISSED (median %.3f)\n' "$bench" \
+          "$counter" "$minimum" "$value"
+      fi
+    done
+  fi
+  echo "$passed passed, $failed failed; goals: $met met, $missed missed"
   [[ $failed -eq 0 ]]
 }
 
