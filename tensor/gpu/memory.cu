@@ -19,6 +19,7 @@ void* AllocPinnedHost(size_t bytes) {
 }
 
 void FreePinnedHost(void* ptr) {
+  // Unchecked: runs in destructors (see memory_gpu.h).
   if (ptr != nullptr) cudaFreeHost(ptr);
 }
 
@@ -100,6 +101,7 @@ void AllocSpace(Tensor<gpu, dim, DType>* obj, bool pad) {
 
 template <int dim, typename DType>
 void FreeSpace(Tensor<gpu, dim, DType>* obj) {
+  // Unchecked: runs in TensorContainer's destructor (see memory_gpu.h).
   if (obj->dptr_ != nullptr) cudaFree(obj->dptr_);
   obj->dptr_ = nullptr;
 }

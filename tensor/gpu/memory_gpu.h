@@ -18,6 +18,9 @@
 //    returns, dst holds the data. With a stream it is queued on that stream:
 //    call stream->Wait() before reading host data or freeing src; it only
 //    overlaps with host work when the host side is pinned memory.
+//  - FreeSpace and the release of pinned memory never throw (they run in
+//    destructors): cudaFree / cudaFreeHost fail only on an earlier
+//    asynchronous fault, which the next checked call reports.
 //  - Instantiated for dims 1..5 and float, double, half_t, uint8_t, int8_t,
 //    int32_t, int64_t.
 #ifndef UMBRA_TENSOR_GPU_MEMORY_GPU_H_
@@ -32,7 +35,8 @@
 
 namespace umbra {
 namespace gpu_detail {
-// cudaMallocHost / cudaFreeHost; throw GpuError on failure.
+// cudaMallocHost (throws GpuError on failure) / cudaFreeHost (never
+// throws).
 void* AllocPinnedHost(size_t bytes);
 void FreePinnedHost(void* ptr);
 }  // namespace gpu_detail

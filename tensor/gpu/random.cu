@@ -49,11 +49,18 @@ Random<gpu, DType>::Random(int seed) {
       curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10),
       "Random<gpu>");
   generator_ = generator;
-  Seed(seed);
+  try {
+    Seed(seed);
+  } catch (...) {
+    // The destructor does not run for a constructor that throws.
+    curandDestroyGenerator(generator_);
+    throw;
+  }
 }
 
 template <typename DType>
 Random<gpu, DType>::~Random() {
+  // Unchecked: destructors must not throw.
   if (generator_ != nullptr) curandDestroyGenerator(generator_);
 }
 

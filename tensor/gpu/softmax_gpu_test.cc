@@ -1,7 +1,11 @@
 // The gpu Softmax and SoftmaxGrad (reduce_gpu.h) against the CPU ones of
 // tensor/extension/softmax.h: 2-D and 3-D, with and without an ignored
-// label, in place and out of place, padded rows, on fresh random inputs.
+// label, in place and out of place, padded rows, on fresh random inputs;
+// shape errors, and how an invalid label is reported.
 // Host code (g++): these are entry points compiled once in reduce.cu.
+#include <cstdio>
+#include <cstdlib>
+
 #include "gtest/gtest.h"
 #include "tensor/gpu/gpu_test_util.h"
 #include "tensor/tensor.h"
@@ -132,6 +136,33 @@ TYPED_TEST(SoftmaxGpuTest, ShapeErrorsNameTheShapes) {
   EXPECT_TRUE(ThrowsTensorError(
       [&] { SoftmaxGrad(p3.view(), p3.view(), l3.view(), D(255)); },
       {"SoftmaxGrad", "(2,3)", "(2,3,4)"}));
+}
+
+// A label that is not a class index trips the kernel's device-side
+// assertion, and the next checked call throws GpuError. Runs in a child
+// process (re-executed, so that it has its own CUDA context, which is
+// unusable afterwards); exits 1 with the GpuError message on stderr.
+void GradientWithAnInvalidLabel() {
+  TensorContainer<cpu, 1, float> label(Shape1(4), 1.0f);
+  label[2] = 3.0f;  // the classes are [0, 3)
+  auto glabel = ToGpu(label.view());
+  TensorContainer<gpu, 2, float> prob(Shape2(4, 3), 0.25f);
+  try {
+    SoftmaxGrad(prob.view(), prob.view(), glabel.view());
+    DefaultStream()->Wait();
+  } catch (const GpuError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(1);
+  }
+  std::exit(0);
+}
+
+class SoftmaxGpuDeathTest : public gpu_test::GpuTest {};
+
+TEST_F(SoftmaxGpuDeathTest, InvalidLabelIsReportedByTheNextCheckedCall) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(GradientWithAnInvalidLabel(), ::testing::ExitedWithCode(1),
+              "device-side assert");
 }
 
 }  // namespace
