@@ -6,11 +6,11 @@
 // and bias of shape (nchannel). With ngroup = g, input channels and output
 // channels are split into g groups and output group i sees input group i.
 //
-// On the CPU it runs as im2col + one matrix product per group on chunks of
-// images: the patch matrix of a chunk and the product's result take at most
-// temp_col_max elements together (at least one image), are allocated once
-// in Setup and reused by every Forward and Backprop. On the gpu it runs on
-// cuDNN (layers/gpu), which ignores temp_col_max.
+// On the CPU it runs as im2col + one matrix product per group, image by
+// image, one image per thread at a time: the patch matrices of the images in
+// flight take at most temp_col_max elements together (at least one image),
+// are allocated once in Setup and reused by every Forward and Backprop. On
+// the gpu it runs on cuDNN (layers/gpu), which ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -91,9 +91,9 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
         .set_default(1 << 24)
         .set_lower_bound(1)
         .describe(
-            "Most elements of temporary memory (patch matrix and product) "
-            "per chunk of images; one image always fits. Default 16M "
-            "elements (64 MiB of float, as cxxnet).");
+            "Most elements of temporary memory for the patch matrices of "
+            "the images computed at once (one per thread); one image always "
+            "fits. Default 16M elements (64 MiB of float, as cxxnet).");
     UMBRA_DECLARE_ALIAS(nchannel, num_channel);
     UMBRA_DECLARE_ALIAS(ngroup, num_group);
   }
@@ -193,111 +193,115 @@ class ConvolutionBase : public Layer<xpu, DType> {
   size_t bias_ = 0;
 };
 
-// conv on the CPU: im2col and one matrix product per group, by chunks of
-// images (see the file comment).
+// conv on the CPU, image by image: the patch matrix of one image (im2col),
+// then one matrix product per group straight into the image's output, in
+// its node layout. The pool's threads take one image each at a time, each
+// with a patch matrix of its own (small enough to stay in the core's cache)
+// and, for Backprop, weight gradients of its own that are summed at the end
+// in a fixed order (so results depend on the number of tasks, not on timing).
 template <typename xpu, typename DType>
 class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
  public:
   void Forward(bool is_train) override {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out = this->out(0).data;
-    const index_t batch = in.size(0);
-    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
-      const index_t n1 = std::min(batch, n0 + chunk_);
-      Tensor<xpu, 2, DType> col = Col(n1 - n0);
-      Tensor<xpu, 2, DType> product = Product(n1 - n0);
-      Im2Col(this->geom_, in.Slice(n0, n1), col);
+    const bool has_bias = !this->param_.no_bias;
+    ForEachImage([&](index_t task, index_t n) {
+      Tensor<xpu, 2, DType> col = Col(task);
+      Im2Col(this->geom_, in.Slice(n, n + 1), col);
+      Tensor<xpu, 2, DType> image_out = Pixels(out[n]);
       for (index_t g = 0; g < this->ngroup(); ++g) {
-        GroupRows(product, g, this->out_per_group()) =
+        GroupRows(image_out, g, this->out_per_group()) =
             dot(GroupRows(this->Wmat(), g, this->out_per_group()),
                 GroupRows(col, g, this->patch_per_group()));
       }
-      Tensor<xpu, 1, DType> bias;
-      if (!this->param_.no_bias) bias = this->weight(this->bias_);
-      ChannelsToBatch(product, bias, Pixels(out.Slice(n0, n1)));
-    }
-    col_holds_input_ = batch <= chunk_;
+      if (has_bias) {
+        image_out += broadcast<0>(this->weight(this->bias_), image_out.shape_);
+      }
+    });
   }
 
   void Backprop(bool prop_grad) override {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
-    const index_t batch = in.size(0);
-    Tensor<xpu, 2, DType> wmat_grad =
-        Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
-    for (index_t n0 = 0; n0 < batch; n0 += chunk_) {
-      const index_t n1 = std::min(batch, n0 + chunk_);
-      Tensor<xpu, 2, DType> col = Col(n1 - n0);
-      Tensor<xpu, 2, DType> product = Product(n1 - n0);
-      BatchToChannels(Pixels(out_grad.Slice(n0, n1)), product);
-      if (!this->param_.no_bias) {
-        Tensor<xpu, 1, DType> bias_grad = this->gradient(this->bias_);
-        bias_grad += dot(ones_.Slice(0, product.size(1)), product.T());
-      }
-      if (!col_holds_input_) Im2Col(this->geom_, in.Slice(n0, n1), col);
+    const bool has_bias = !this->param_.no_bias;
+    wmat_grads_ = DType(0);
+    bias_grads_ = DType(0);
+    ForEachImage([&](index_t task, index_t n) {
+      Tensor<xpu, 2, DType> col = Col(task);
+      Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
+      const Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
+      if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
+      Im2Col(this->geom_, in.Slice(n, n + 1), col);
       for (index_t g = 0; g < this->ngroup(); ++g) {
         GroupRows(wmat_grad, g, this->out_per_group()) +=
-            dot(GroupRows(product, g, this->out_per_group()),
+            dot(GroupRows(image_grad, g, this->out_per_group()),
                 GroupRows(col, g, this->patch_per_group()).T());
       }
-      if (!prop_grad) continue;
+      if (!prop_grad) return;
       for (index_t g = 0; g < this->ngroup(); ++g) {
         GroupRows(col, g, this->patch_per_group()) =
             dot(GroupRows(this->Wmat(), g, this->out_per_group()).T(),
-                GroupRows(product, g, this->out_per_group()));
+                GroupRows(image_grad, g, this->out_per_group()));
       }
-      Col2Im(this->geom_, col, this->in(0).grad.Slice(n0, n1));
-      col_holds_input_ = false;
+      Col2Im(this->geom_, col, this->in(0).grad.Slice(n, n + 1));
+    });
+    Tensor<xpu, 2, DType> wmat_grad =
+        Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
+    for (index_t task = 0; task < tasks_; ++task) {
+      wmat_grad += wmat_grads_[task];
+      if (has_bias) this->gradient(this->bias_) += bias_grads_[task];
     }
   }
 
-  // Images per chunk for the bound batch size.
-  index_t chunk() const { return chunk_; }
+  // Images computed at once (one per task), each with its own patch matrix.
+  index_t parallel_images() const { return tasks_; }
 
  protected:
   void OnSetup() override {
     const ConvGeometry& geom = this->geom_;
-    const index_t nchannel = this->param_.nchannel;
     const index_t batch = this->in_shapes()[0][0];
-    const index_t per_image = geom.OutPixels() * (geom.PatchSize() + nchannel);
-    index_t chunk = std::max<index_t>(1, this->param_.temp_col_max / per_image);
-    chunk = std::min(chunk, batch);
-    const index_t num_chunks = (batch + chunk - 1) / chunk;
-    chunk_ = (batch + num_chunks - 1) / num_chunks;
-    const index_t columns = chunk_ * geom.OutPixels();
-    col_.Resize(Shape1(geom.PatchSize() * columns));
-    product_.Resize(Shape1(nchannel * columns));
-    ones_.Resize(Shape1(columns), DType(1));
-    col_holds_input_ = false;
+    const index_t per_image = geom.OutPixels() * geom.PatchSize();
+    tasks_ = std::min<index_t>(GetNumThreads(), batch);
+    tasks_ = std::min(tasks_, this->param_.temp_col_max / per_image);
+    tasks_ = std::max<index_t>(tasks_, 1);
+    cols_.Resize(Shape3(tasks_, geom.PatchSize(), geom.OutPixels()));
+    wmat_grads_.Resize(
+        Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));
+    bias_grads_.Resize(Shape2(tasks_, this->param_.nchannel));
+    ones_.Resize(Shape1(geom.OutPixels()), DType(1));
   }
 
  private:
-  // The patch matrix and the product of a chunk of `num` images.
-  Tensor<xpu, 2, DType> Col(index_t num) const {
-    return Reshape(col_.view(), Shape2(this->geom_.PatchSize(),
-                                       num * this->geom_.OutPixels()));
+  // Calls fn(task, n) for every image n of the batch, task in [0, tasks_):
+  // task t takes images [batch * t / tasks_, batch * (t + 1) / tasks_), on
+  // the thread pool (whose nested products run on the task's thread).
+  template <typename Fn>
+  void ForEachImage(const Fn& fn) {
+    const index_t batch = this->in(0).data.size(0);
+    ParallelFor(int(tasks_), [&](int task) {
+      for (index_t n = batch * task / tasks_; n < batch * (task + 1) / tasks_;
+           ++n) {
+        fn(index_t(task), n);
+      }
+    });
   }
-  Tensor<xpu, 2, DType> Product(index_t num) const {
-    return Reshape(product_.view(), Shape2(this->param_.nchannel,
-                                           num * this->geom_.OutPixels()));
-  }
+  Tensor<xpu, 2, DType> Col(index_t task) const { return cols_[task]; }
   // Rows [g * rows, (g + 1) * rows) of a matrix.
   static Tensor<xpu, 2, DType> GroupRows(const Tensor<xpu, 2, DType>& m,
                                          index_t g, index_t rows) {
     return m.Slice(g * rows, (g + 1) * rows);
   }
-  // A contiguous node tensor as (batch, channels, pixels).
-  static Tensor<xpu, 3, DType> Pixels(const Tensor<xpu, 4, DType>& t) {
-    return Reshape(t, Shape3(t.size(0), t.size(1), t.size(2) * t.size(3)));
+  // One image of a node as (channels, pixels).
+  static Tensor<xpu, 2, DType> Pixels(const Tensor<xpu, 3, DType>& t) {
+    return Reshape(t, Shape2(t.size(0), t.size(1) * t.size(2)));
   }
 
-  index_t chunk_ = 1;
-  TensorContainer<xpu, 1, DType> col_{false};
-  TensorContainer<xpu, 1, DType> product_{false};
+  index_t tasks_ = 1;
+  TensorContainer<xpu, 3, DType> cols_{false};
+  TensorContainer<xpu, 3, DType> wmat_grads_{false};
+  TensorContainer<xpu, 2, DType> bias_grads_{false};
   TensorContainer<xpu, 1, DType> ones_{false};
-  // Whether col_ holds the patch matrix of the whole batch from Forward (one
-  // chunk), so that Backprop need not rebuild it.
-  bool col_holds_input_ = false;
 };
 
 extern template class ConvolutionLayer<cpu, float>;

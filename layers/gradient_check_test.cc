@@ -131,7 +131,7 @@ std::vector<GradientCase> Cases() {
         {"pad", "1"},
         {"init_sigma", "0.5"}},
        {Shape4(2, 1, 5, 6)}},
-      {"conv_chunked",
+      {"conv_one_image_at_a_time",
        "conv",
        {{"nchannel", "3"},
         {"kernel_size", "3"},

@@ -119,7 +119,7 @@ TEST(ConvLayerTest, ForwardMatchesNaive) {
       {6, 1, 1, 3, 0, 1, 1, 3, false, Shape4(2, 3, 4, 4), Shape4(2, 6, 2, 2)},
   };
   for (const Geometry& g : cases) {
-    for (const char* cap : {"16777216", "1"}) {  // one chunk; one image each
+    for (const char* cap : {"16777216", "1"}) {  // all threads; one image
       ParamKwargs kwargs = {{"nchannel", std::to_string(g.nchannel)},
                             {"kernel_height", std::to_string(g.kh)},
                             {"kernel_width", std::to_string(g.kw)},
@@ -154,20 +154,26 @@ TEST(ConvLayerTest, ForwardMatchesNaive) {
   }
 }
 
-// Chunked and unchunked runs agree in every output and gradient.
-TEST(ConvLayerTest, ChunksGiveTheSameResults) {
+// Images computed one at a time and several at once (their weight gradients
+// summed at the end) agree in every output and gradient.
+TEST(ConvLayerTest, ParallelImagesGiveTheSameResults) {
   const ParamKwargs base = {{"nchannel", "4"}, {"kernel_size", "3"},
                             {"pad", "1"},      {"ngroup", "2"},
                             {"stride", "2"},   {"init_sigma", "0.5"}};
   ParamKwargs small = base;
-  small.push_back({"temp_col_max", "200"});
+  small.push_back({"temp_col_max", "80"});  // < one patch matrix (18 x 9)
   const Shape<4> input = Shape4(5, 2, 6, 6);
+  SetNumThreads(3);
   Net whole("conv", base, {input}, 1, false, 3);
-  Net chunked("conv", small, {input}, 1, false, 3);
-  auto* layer = dynamic_cast<ConvolutionLayer<cpu, double>*>(&chunked.layer());
-  ASSERT_NE(layer, nullptr);
-  EXPECT_LT(layer->chunk(), 5);
-  for (Net* net : {&whole, &chunked}) {
+  Net serial("conv", small, {input}, 1, false, 3);
+  SetNumThreads(0);
+  auto parallel_images = [](Net& net) {
+    auto* layer = dynamic_cast<ConvolutionLayer<cpu, double>*>(&net.layer());
+    return layer == nullptr ? index_t(0) : layer->parallel_images();
+  };
+  EXPECT_EQ(parallel_images(whole), 3);
+  EXPECT_EQ(parallel_images(serial), 1);
+  for (Net* net : {&whole, &serial}) {
     FillRandom(net->in(0).data, 11);
     FillRandom(net->out(0).grad, 12);
     net->layer().Forward(true);
@@ -178,10 +184,10 @@ TEST(ConvLayerTest, ChunksGiveTheSameResults) {
       ASSERT_NEAR(a.dptr_[i], b.dptr_[i], 1e-12) << what << " " << i;
     }
   };
-  same(whole.out(0).data, chunked.out(0).data, "out");
-  same(whole.in(0).grad, chunked.in(0).grad, "in grad");
+  same(whole.out(0).data, serial.out(0).data, "out");
+  same(whole.in(0).grad, serial.in(0).grad, "in grad");
   for (size_t w = 0; w < 2; ++w) {
-    same(whole.layer().Weights()[w].grad, chunked.layer().Weights()[w].grad,
+    same(whole.layer().Weights()[w].grad, serial.layer().Weights()[w].grad,
          "weight grad");
   }
 }
@@ -209,39 +215,62 @@ TEST(ConvLayerTest, BackpropWithoutInputGradientAndAccumulation) {
   }
 }
 
+// Im2Col and Col2Im against unpack_patch2col(pad(...)) and
+// crop(pack_col2patch(...)) for 3 images of 2 channels, 5 x 7.
 TEST(ConvLayerTest, Im2ColMatchesTheTensorExtension) {
-  ConvGeometry g;
-  g.channels = 2;
-  g.height = 5;
-  g.width = 7;
-  g.kernel_y = 3;
-  g.kernel_x = 2;
-  g.stride_y = 2;
-  g.stride_x = 3;
-  g.pad_y = 1;
-  g.pad_x = 2;
-  g.dilate_y = 2;
-  g.dilate_x = 1;
-  g.out_height = (5 + 2 - 5) / 2 + 1;
-  g.out_width = (7 + 4 - 2) / 3 + 1;
-  TensorContainer<cpu, 4, double> img(Shape4(3, 2, 5, 7), 0.0, false);
-  FillRandom(img.view(), 5);
-  TensorContainer<cpu, 2, double> col(Shape2(g.PatchSize(), 3 * g.OutPixels()),
-                                      0.0, false);
-  TensorContainer<cpu, 2, double> want(col.shape_, 0.0, false);
-  Im2Col(g, img.view(), col.view());
-  want = unpack_patch2col(pad(img.view(), 1, 2), 3, 2, 2, 3, 2, 1);
-  for (index_t i = 0; i < col.shape_.Size(); ++i) {
-    ASSERT_EQ(col.dptr_[i], want.dptr_[i]) << i;
-  }
-  TensorContainer<cpu, 4, double> back(img.shape_, 0.0, false);
-  TensorContainer<cpu, 4, double> back_want(img.shape_, 0.0, false);
-  Col2Im(g, col.view(), back.view());
-  back_want =
-      crop(pack_col2patch(col.view(), Shape4(3, 2, 7, 11), 3, 2, 2, 3, 2, 1),
-           Shape2(5, 7), 1, 2);
-  for (index_t i = 0; i < back.shape_.Size(); ++i) {
-    ASSERT_NEAR(back.dptr_[i], back_want.dptr_[i], 1e-12) << i;
+  struct Walk {
+    index_t kernel_y, kernel_x, stride_y, stride_x, pad_y, pad_x, dilate_y,
+        dilate_x;
+  };
+  // Strided and dilated; then "same" walks (stride 1, output as wide as the
+  // input), which Im2Col copies as shifted planes.
+  for (const Walk& w :
+       {Walk{3, 2, 2, 3, 1, 2, 2, 1}, Walk{3, 5, 1, 1, 1, 2, 1, 1},
+        Walk{2, 3, 1, 1, 0, 2, 2, 2}}) {
+    ConvGeometry g;
+    g.channels = 2;
+    g.height = 5;
+    g.width = 7;
+    g.kernel_y = w.kernel_y;
+    g.kernel_x = w.kernel_x;
+    g.stride_y = w.stride_y;
+    g.stride_x = w.stride_x;
+    g.pad_y = w.pad_y;
+    g.pad_x = w.pad_x;
+    g.dilate_y = w.dilate_y;
+    g.dilate_x = w.dilate_x;
+    const index_t padded_h = 5 + 2 * w.pad_y, padded_w = 7 + 2 * w.pad_x;
+    g.out_height =
+        (padded_h - (w.dilate_y * (w.kernel_y - 1) + 1)) / w.stride_y + 1;
+    g.out_width =
+        (padded_w - (w.dilate_x * (w.kernel_x - 1) + 1)) / w.stride_x + 1;
+    SCOPED_TRACE(::testing::Message()
+                 << "kernel " << w.kernel_y << "x" << w.kernel_x << " output "
+                 << g.out_height << "x" << g.out_width);
+    TensorContainer<cpu, 4, double> img(Shape4(3, 2, 5, 7), 0.0, false);
+    FillRandom(img.view(), 5);
+    TensorContainer<cpu, 2, double> col(
+        Shape2(g.PatchSize(), 3 * g.OutPixels()), 0.0, false);
+    TensorContainer<cpu, 2, double> want(col.shape_, 0.0, false);
+    col = 7.0;  // Im2Col must write every element.
+    Im2Col(g, img.view(), col.view());
+    want = unpack_patch2col(pad(img.view(), w.pad_y, w.pad_x), w.kernel_y,
+                            w.kernel_x, w.stride_y, w.stride_x, w.dilate_y,
+                            w.dilate_x);
+    for (index_t i = 0; i < col.shape_.Size(); ++i) {
+      ASSERT_EQ(col.dptr_[i], want.dptr_[i]) << i;
+    }
+    TensorContainer<cpu, 4, double> back(img.shape_, 0.0, false);
+    TensorContainer<cpu, 4, double> back_want(img.shape_, 0.0, false);
+    Col2Im(g, col.view(), back.view());
+    back_want =
+        crop(pack_col2patch(col.view(), Shape4(3, 2, padded_h, padded_w),
+                            w.kernel_y, w.kernel_x, w.stride_y, w.stride_x,
+                            w.dilate_y, w.dilate_x),
+             Shape2(5, 7), w.pad_y, w.pad_x);
+    for (index_t i = 0; i < back.shape_.Size(); ++i) {
+      ASSERT_NEAR(back.dptr_[i], back_want.dptr_[i], 1e-12) << i;
+    }
   }
 }
 

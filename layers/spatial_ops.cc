@@ -75,15 +75,59 @@ inline void AddRow(const DType* __restrict d, index_t stride, index_t n,
   }
 }
 
+// Whether the patch rows of a tap are one shifted copy of the image plane:
+// with unit strides and as many output columns as input columns ("same"
+// convolutions), output row oy + 1 reads the input row after oy's.
+inline bool TapIsShiftedPlane(const ConvGeometry& g) {
+  return g.stride_y == 1 && g.stride_x == 1 && g.out_width == g.width;
+}
+
+// The patch row of tap (i, j) (out_height * out_width elements) from image
+// plane `img` when TapIsShiftedPlane(g): one block copy of the valid part,
+// zeros around it, and zeros over the columns of the rows in between that
+// the block copy took from the neighbouring input row. Short image rows
+// (often 8 to 32 elements) would otherwise cost a copy call each.
+template <typename DType>
+void CopyShiftedPlane(const ConvGeometry& g, index_t i, index_t j,
+                      const DType* img, DType* row) {
+  const index_t oh = g.out_height, ow = g.out_width;
+  const index_t y_offset = i * g.dilate_y - g.pad_y;
+  const index_t x_offset = j * g.dilate_x - g.pad_x;
+  index_t lo, hi, oy0, oy1;
+  ValidRange(x_offset, 1, g.width, ow, &lo, &hi);
+  ValidRange(y_offset, 1, g.height, oh, &oy0, &oy1);
+  if (lo == hi || oy0 == oy1) {
+    std::fill(row, row + oh * ow, DType(0));
+    return;
+  }
+  // Output element p reads input element p + shift; [first, last) is the
+  // span from the first valid output element to the last.
+  const index_t shift = y_offset * g.width + x_offset;
+  const index_t first = oy0 * ow + lo, last = (oy1 - 1) * ow + hi;
+  std::fill(row, row + first, DType(0));
+  std::memcpy(row + first, img + first + shift, sizeof(DType) * (last - first));
+  std::fill(row + last, row + oh * ow, DType(0));
+  for (index_t oy = oy0; oy < oy1; ++oy) {
+    DType* r = row + oy * ow;
+    for (index_t ox = 0; ox < lo; ++ox) r[ox] = DType(0);
+    for (index_t ox = hi; ox < ow; ++ox) r[ox] = DType(0);
+  }
+}
+
 // Copies (kAdd false) image plane `img` into the rows of its channel in the
 // patch matrix, or adds (kAdd true) those rows back into the plane.
 template <bool kAdd, typename DType>
 void WalkPlane(const ConvGeometry& g, index_t c, DType* img, DType* col,
                index_t ld) {
   const index_t oh = g.out_height, ow = g.out_width;
+  const bool shifted_plane = !kAdd && TapIsShiftedPlane(g);
   for (index_t i = 0; i < g.kernel_y; ++i) {
     for (index_t j = 0; j < g.kernel_x; ++j) {
       DType* rows = col + ((c * g.kernel_y + i) * g.kernel_x + j) * ld;
+      if (shifted_plane) {
+        CopyShiftedPlane(g, i, j, img, rows);
+        continue;
+      }
       const index_t x0 = j * g.dilate_x - g.pad_x;
       index_t lo, hi;
       ValidRange(x0, g.stride_x, g.width, ow, &lo, &hi);
