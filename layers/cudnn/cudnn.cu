@@ -1,0 +1,335 @@
+// The cuDNN adapter (see cudnn.h).
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "layers/cudnn/cudnn.h"
+
+namespace umbra {
+namespace layers {
+namespace cudnn {
+namespace {
+
+using ::umbra::detail::StrCat;
+
+// cuDNN takes sizes as int.
+int ToInt(index_t value, const char* what) {
+  if (value < 0 || value > std::numeric_limits<int>::max()) {
+    throw GpuError(StrCat("cuDNN: ", what, " ", value, " does not fit an int"));
+  }
+  return static_cast<int>(value);
+}
+
+const char* TypeName(cudnnDataType_t type) {
+  switch (type) {
+    case CUDNN_DATA_FLOAT:
+      return "float";
+    case CUDNN_DATA_DOUBLE:
+      return "double";
+    default:
+      return "(another cudnnDataType_t)";
+  }
+}
+
+// "9.19.0" from cuDNN 9's version number 91900.
+std::string VersionText(size_t version) {
+  return StrCat(version / 10000, ".", version % 10000 / 100, ".",
+                version % 100);
+}
+
+// One convolution problem, as the algorithm searches take it.
+struct Problem {
+  cudnnHandle_t handle;
+  cudnnTensorDescriptor_t x;
+  cudnnFilterDescriptor_t w;
+  cudnnConvolutionDescriptor_t conv;
+  cudnnTensorDescriptor_t y;
+  // For errors: the descriptors' str().
+  std::string text;
+};
+
+// The algorithm search of each direction: how many algorithms there are,
+// cudnnFind* (measured, fastest first), cudnnGet*_v7 (heuristics, best
+// first) and the workspace an algorithm needs.
+struct ForwardSearch {
+  using Perf = cudnnConvolutionFwdAlgoPerf_t;
+  static constexpr const char* kName = "forward";
+  static int MaxCount(const Problem& p) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(p.handle, &n),
+                      p.text);
+    return n;
+  }
+  static int Find(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnFindConvolutionForwardAlgorithm(p.handle, p.x, p.w, p.conv, p.y,
+                                             int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnGetConvolutionForwardAlgorithm_v7(p.handle, p.x, p.w, p.conv, p.y,
+                                               int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static size_t Bytes(const Problem& p, cudnnConvolutionFwdAlgo_t algo) {
+    size_t bytes = 0;
+    UMBRA_CUDNN_CHECK(cudnnGetConvolutionForwardWorkspaceSize(
+                          p.handle, p.x, p.w, p.conv, p.y, algo, &bytes),
+                      p.text);
+    return bytes;
+  }
+};
+
+struct BackwardDataSearch {
+  using Perf = cudnnConvolutionBwdDataAlgoPerf_t;
+  static constexpr const char* kName = "backward data";
+  static int MaxCount(const Problem& p) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnGetConvolutionBackwardDataAlgorithmMaxCount(p.handle, &n), p.text);
+    return n;
+  }
+  static int Find(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnFindConvolutionBackwardDataAlgorithm(
+            p.handle, p.w, p.y, p.conv, p.x, int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnGetConvolutionBackwardDataAlgorithm_v7(
+            p.handle, p.w, p.y, p.conv, p.x, int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static size_t Bytes(const Problem& p, cudnnConvolutionBwdDataAlgo_t algo) {
+    size_t bytes = 0;
+    UMBRA_CUDNN_CHECK(cudnnGetConvolutionBackwardDataWorkspaceSize(
+                          p.handle, p.w, p.y, p.conv, p.x, algo, &bytes),
+                      p.text);
+    return bytes;
+  }
+};
+
+struct BackwardFilterSearch {
+  using Perf = cudnnConvolutionBwdFilterAlgoPerf_t;
+  static constexpr const char* kName = "backward filter";
+  static int MaxCount(const Problem& p) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(p.handle, &n),
+        p.text);
+    return n;
+  }
+  static int Find(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnFindConvolutionBackwardFilterAlgorithm(
+            p.handle, p.x, p.y, p.conv, p.w, int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
+    int n = 0;
+    UMBRA_CUDNN_CHECK(
+        cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+            p.handle, p.x, p.y, p.conv, p.w, int(r->size()), &n, r->data()),
+        p.text);
+    return n;
+  }
+  static size_t Bytes(const Problem& p, cudnnConvolutionBwdFilterAlgo_t algo) {
+    size_t bytes = 0;
+    UMBRA_CUDNN_CHECK(cudnnGetConvolutionBackwardFilterWorkspaceSize(
+                          p.handle, p.x, p.y, p.conv, p.w, algo, &bytes),
+                      p.text);
+    return bytes;
+  }
+};
+
+// The first algorithm that ran, fits the workspace limit and uses the
+// descriptor's math type (PyTorch relies on cudnnFind returning FMA results
+// for an FMA descriptor too): measured, else by the heuristics. Sets *algo
+// and *bytes.
+template <typename Search, typename Algo>
+void Choose(const Problem& p, cudnnMathType_t math, Algo* algo, size_t* bytes) {
+  std::vector<typename Search::Perf> results(Search::MaxCount(p));
+  for (auto search : {&Search::Find, &Search::Heuristics}) {
+    const int count = search(p, &results);
+    for (int i = 0; i < count; ++i) {
+      const typename Search::Perf& perf = results[i];
+      if (perf.status == CUDNN_STATUS_SUCCESS &&
+          perf.memory <= kWorkspaceLimitBytes && perf.mathType == math) {
+        *algo = perf.algo;
+        *bytes = Search::Bytes(p, perf.algo);
+        return;
+      }
+    }
+  }
+  throw GpuError(StrCat(
+      "cuDNN has no ", Search::kName, " convolution algorithm for ", p.text,
+      " within the workspace limit of ", kWorkspaceLimitBytes >> 20, " MiB"));
+}
+
+}  // namespace
+
+void ThrowError(const char* call, cudnnStatus_t status,
+                const std::string& context, const char* file, int line) {
+  char message[1024] = "";
+  cudnnGetLastErrorString(message, sizeof(message));
+  throw GpuError(StrCat("cuDNN call ", call,
+                        " failed: ", cudnnGetErrorString(status),
+                        message[0] != '\0' ? StrCat(" (", message, ")") : "",
+                        context.empty() ? "" : StrCat(" [", context, "]"),
+                        " at ", file, ":", line));
+}
+
+cudnnHandle_t Handle(Stream<gpu>* stream) {
+  static std::once_flag printed;
+  std::call_once(printed, [] {
+    std::fprintf(stderr, "umbra: cuDNN %s (built with %s)\n",
+                 VersionText(cudnnGetVersion()).c_str(),
+                 VersionText(CUDNN_VERSION).c_str());
+  });
+  return Stream<gpu>::OrDefault(stream)->dnn_handle();
+}
+
+void* Workspace(Stream<gpu>* stream, size_t bytes) {
+  if (bytes == 0) return nullptr;
+  if (bytes > kWorkspaceLimitBytes) {
+    throw GpuError(StrCat("cuDNN workspace of ", bytes,
+                          " bytes asked for; the limit is ",
+                          kWorkspaceLimitBytes, " bytes"));
+  }
+  using Buffer = TensorContainer<gpu, 1, uint8_t>;
+  static std::mutex mutex;
+  // Never freed: device memory must not be freed after the CUDA runtime
+  // has shut down at exit.
+  static auto* buffers = new std::map<Stream<gpu>*, std::unique_ptr<Buffer>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Buffer>& buffer = (*buffers)[Stream<gpu>::OrDefault(stream)];
+  if (buffer == nullptr) buffer = std::make_unique<Buffer>(false);
+  // Growing frees the old buffer with cudaFree, which first waits for the
+  // work still using it.
+  if (size_t(buffer->size(0)) < bytes) buffer->Resize(Shape1(bytes));
+  return buffer->dptr_;
+}
+
+void TensorDescriptor::Set(cudnnDataType_t type, const Shape<4>& shape) {
+  std::ostringstream text;
+  text << TypeName(type) << " " << shape;
+  text_ = text.str();
+  UMBRA_CUDNN_CHECK(cudnnSetTensor4dDescriptor(
+                        desc_, CUDNN_TENSOR_NCHW, type,
+                        ToInt(shape[0], "batch"), ToInt(shape[1], "channels"),
+                        ToInt(shape[2], "height"), ToInt(shape[3], "width")),
+                    "tensor " + text_);
+}
+
+void FilterDescriptor::Set(cudnnDataType_t type, const Shape<4>& shape) {
+  std::ostringstream text;
+  text << TypeName(type) << " " << shape;
+  text_ = text.str();
+  UMBRA_CUDNN_CHECK(
+      cudnnSetFilter4dDescriptor(
+          desc_, type, CUDNN_TENSOR_NCHW, ToInt(shape[0], "filters"),
+          ToInt(shape[1], "filter channels"), ToInt(shape[2], "kernel height"),
+          ToInt(shape[3], "kernel width")),
+      "filter " + text_);
+}
+
+void ConvolutionDescriptor::Set(cudnnDataType_t type, const Shape<2>& pad,
+                                const Shape<2>& stride, const Shape<2>& dilate,
+                                index_t groups) {
+  // FMA for float: no TF32 (see cudnn.h). Double has no reduced mode.
+  const cudnnMathType_t math =
+      type == CUDNN_DATA_FLOAT ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH;
+  std::ostringstream text;
+  text << TypeName(type) << " pad " << pad << " stride " << stride << " dilate "
+       << dilate << " groups " << groups;
+  text_ = text.str();
+  UMBRA_CUDNN_CHECK(
+      cudnnSetConvolution2dDescriptor(
+          desc_, ToInt(pad[0], "pad"), ToInt(pad[1], "pad"),
+          ToInt(stride[0], "stride"), ToInt(stride[1], "stride"),
+          ToInt(dilate[0], "dilation"), ToInt(dilate[1], "dilation"),
+          CUDNN_CROSS_CORRELATION, type),
+      "convolution " + text_);
+  UMBRA_CUDNN_CHECK(
+      cudnnSetConvolutionGroupCount(desc_, ToInt(groups, "groups")),
+      "convolution " + text_);
+  UMBRA_CUDNN_CHECK(cudnnSetConvolutionMathType(desc_, math),
+                    "convolution " + text_);
+}
+
+void PoolingDescriptor::Set(cudnnPoolingMode_t mode, const Shape<2>& window,
+                            const Shape<2>& pad, const Shape<2>& stride) {
+  std::ostringstream text;
+  text << "mode " << int(mode) << " window " << window << " pad " << pad
+       << " stride " << stride;
+  text_ = text.str();
+  UMBRA_CUDNN_CHECK(cudnnSetPooling2dDescriptor(
+                        desc_, mode, CUDNN_NOT_PROPAGATE_NAN,
+                        ToInt(window[0], "window"), ToInt(window[1], "window"),
+                        ToInt(pad[0], "pad"), ToInt(pad[1], "pad"),
+                        ToInt(stride[0], "stride"), ToInt(stride[1], "stride")),
+                    "pooling " + text_);
+}
+
+void ActivationDescriptor::Set(cudnnActivationMode_t mode) {
+  text_ = StrCat("activation mode ", int(mode));
+  UMBRA_CUDNN_CHECK(
+      cudnnSetActivationDescriptor(desc_, mode, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+      text_);
+}
+
+void LrnDescriptor::Set(index_t n, double alpha, double beta, double k) {
+  text_ = StrCat("lrn n ", n, " alpha ", alpha, " beta ", beta, " k ", k);
+  UMBRA_CUDNN_CHECK(cudnnSetLRNDescriptor(desc_, unsigned(ToInt(n, "lrn size")),
+                                          alpha, beta, k),
+                    text_);
+}
+
+ConvolutionAlgorithms FindConvolutionAlgorithms(
+    cudnnHandle_t handle, const TensorDescriptor& x, const FilterDescriptor& w,
+    const ConvolutionDescriptor& conv, const TensorDescriptor& y) {
+  const Problem p{handle,
+                  x.get(),
+                  w.get(),
+                  conv.get(),
+                  y.get(),
+                  StrCat("x ", x.str(), ", w ", w.str(), ", ", conv.str(),
+                         ", y ", y.str())};
+  const std::string key = StrCat(p.text, ", device ", GpuCurrentDevice());
+  static std::mutex mutex;
+  static auto* cache = new std::map<std::string, ConvolutionAlgorithms>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  cudnnMathType_t math;
+  UMBRA_CUDNN_CHECK(cudnnGetConvolutionMathType(p.conv, &math), p.text);
+  ConvolutionAlgorithms algos;
+  Choose<ForwardSearch>(p, math, &algos.forward, &algos.forward_bytes);
+  Choose<BackwardDataSearch>(p, math, &algos.backward_data,
+                             &algos.backward_data_bytes);
+  Choose<BackwardFilterSearch>(p, math, &algos.backward_filter,
+                               &algos.backward_filter_bytes);
+  cache->emplace(key, algos);
+  return algos;
+}
+
+}  // namespace cudnn
+}  // namespace layers
+}  // namespace umbra
