@@ -16,7 +16,8 @@ What it measures
     (round_batch = 1) and 60000 images are counted. Reading and decoding the
     gz IDX files (gzip + struct, pixels / 256 as umbra's mnist iterator) is
     done before and not timed, so is the evaluation on the test set.
-  * umbra: bazel-bin/train/train CONFIG num_round=R save_model=0 silent=1
+  * umbra: bazel-out/k8-opt/bin/train/train (what bazel build -c opt
+    //train made) CONFIG num_round=R save_model=0 silent=1
     model_dir=TMP, images/s parsed from its per-round lines
     ("[r]\telapsed:..\timages/s:N ..."). umbra times the same part of a round
     (its test-set evaluation is not in the figure).
@@ -68,6 +69,9 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA_DIR = "/usr/share/datasets/fashion-mnist"
 BATCH_SIZE = 64
+# Where `bazel build -c opt //train` puts the trainer. bazel-bin follows the
+# latest build of any configuration, so it may hold an unoptimised one.
+OPT_TRAIN_BINARY = "bazel-out/k8-opt/bin/train/train"
 
 # From train/configs/fashion_mnist_{mlp,lenet}.conf.
 NETS = {
@@ -325,7 +329,9 @@ def main():
     parser.add_argument("--max_batches", type=int, default=0,
                         help=argparse.SUPPRESS)  # worker only
     parser.add_argument("--umbra_bin",
-                        default=os.path.join(REPO, "bazel-bin/train/train"))
+                        default=os.path.join(REPO, OPT_TRAIN_BINARY),
+                        help="the trainer to time (default: the -c opt build, "
+                        "whatever bazel-bin points at now)")
     parser.add_argument("--build", action="store_true",
                         help="bazel build -c opt //train first")
     parser.add_argument("--umbra_args", nargs="*", default=[],
