@@ -13,7 +13,8 @@
 // softmax, one target per output otherwise.
 //
 // The loss arithmetic runs on the CPU; on another device the layer copies
-// its input, labels and gradient through host buffers (as cxxnet did).
+// its input, labels and gradient through host buffers (as cxxnet did). The
+// gpu softmax overrides Forward and Backprop instead (layers/gpu).
 //
 // Example:
 //   LabelInfo<cpu, float> labels;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "layers/cudnn/cudnn.h"
@@ -159,19 +160,21 @@ struct BackwardFilterSearch {
   }
 };
 
-// The first algorithm that ran, fits the workspace limit and uses the
-// descriptor's math type (PyTorch relies on cudnnFind returning FMA results
-// for an FMA descriptor too): measured, else by the heuristics. Sets *algo
-// and *bytes.
+// The first algorithm that ran and fits the workspace limit, measured, else
+// by the heuristics; sets *algo and *bytes. Tensor-core results are skipped
+// (they may compute in TF32); every algorithm runs with the descriptor's
+// own math type (FMA for float), which is never changed.
 template <typename Search, typename Algo>
-void Choose(const Problem& p, cudnnMathType_t math, Algo* algo, size_t* bytes) {
+void Choose(const Problem& p, Algo* algo, size_t* bytes) {
   std::vector<typename Search::Perf> results(Search::MaxCount(p));
   for (auto search : {&Search::Find, &Search::Heuristics}) {
     const int count = search(p, &results);
     for (int i = 0; i < count; ++i) {
       const typename Search::Perf& perf = results[i];
       if (perf.status == CUDNN_STATUS_SUCCESS &&
-          perf.memory <= kWorkspaceLimitBytes && perf.mathType == math) {
+          perf.memory <= kWorkspaceLimitBytes &&
+          perf.mathType != CUDNN_TENSOR_OP_MATH &&
+          perf.mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
         *algo = perf.algo;
         *bytes = Search::Bytes(p, perf.algo);
         return;
@@ -217,9 +220,12 @@ void* Workspace(Stream<gpu>* stream, size_t bytes) {
   static std::mutex mutex;
   // Never freed: device memory must not be freed after the CUDA runtime
   // has shut down at exit.
-  static auto* buffers = new std::map<Stream<gpu>*, std::unique_ptr<Buffer>>();
+  static auto* buffers =
+      new std::map<std::pair<Stream<gpu>*, int>, std::unique_ptr<Buffer>>();
+  Stream<gpu>* owner = Stream<gpu>::OrDefault(stream);
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<Buffer>& buffer = (*buffers)[Stream<gpu>::OrDefault(stream)];
+  // By device too: a freed stream's address may come back on another one.
+  std::unique_ptr<Buffer>& buffer = (*buffers)[{owner, owner->device_}];
   if (buffer == nullptr) buffer = std::make_unique<Buffer>(false);
   // Growing frees the old buffer with cudaFree, which first waits for the
   // work still using it.
@@ -318,13 +324,11 @@ ConvolutionAlgorithms FindConvolutionAlgorithms(
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache->find(key);
   if (it != cache->end()) return it->second;
-  cudnnMathType_t math;
-  UMBRA_CUDNN_CHECK(cudnnGetConvolutionMathType(p.conv, &math), p.text);
   ConvolutionAlgorithms algos;
-  Choose<ForwardSearch>(p, math, &algos.forward, &algos.forward_bytes);
-  Choose<BackwardDataSearch>(p, math, &algos.backward_data,
+  Choose<ForwardSearch>(p, &algos.forward, &algos.forward_bytes);
+  Choose<BackwardDataSearch>(p, &algos.backward_data,
                              &algos.backward_data_bytes);
-  Choose<BackwardFilterSearch>(p, math, &algos.backward_filter,
+  Choose<BackwardFilterSearch>(p, &algos.backward_filter,
                                &algos.backward_filter_bytes);
   cache->emplace(key, algos);
   return algos;

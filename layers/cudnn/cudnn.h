@@ -19,8 +19,9 @@
 //     with cudnnFind* (cudnnGet*_v7's heuristics when none fits) once per
 //     distinct problem and device, then cached for the process.
 //
-// Convolutions run with CUDNN_FMA_MATH: no TF32 tensor cores, so that float
-// results agree with the CPU layers to float precision.
+// Float convolutions run with CUDNN_FMA_MATH and never take a tensor-core
+// algorithm: no TF32, so that results agree with the CPU layers to float
+// precision.
 //
 // Include it from .cu files (nvcc finds cudnn.h); depend on //layers/cudnn.
 //
@@ -106,6 +107,7 @@ class Descriptor {
   Descriptor() {
     UMBRA_CUDNN_CHECK(kCreate(&desc_), "creating a cuDNN descriptor");
   }
+  // Unchecked: a destructor must not throw.
   ~Descriptor() { kDestroy(desc_); }
   Descriptor(const Descriptor&) = delete;
   Descriptor& operator=(const Descriptor&) = delete;
