@@ -99,14 +99,14 @@ ConfigNet BuildConfigNet(const std::string& path,
     throw GlobalError(config, "dev", e.what());
   }
   try {
-    for (const std::string& name : built.param.metric_list) {
-      optim::CreateMetric(name);
+    for (const train::MetricSpec& metric : built.param.metrics) {
+      optim::CreateMetric(metric.name);
     }
   } catch (const optim::OptimError& e) {
     throw GlobalError(config, "metric", e.what());
   }
-  built.net = std::make_unique<train::Network>(config, schema,
-                                               InputShape(config, built.param));
+  built.net = std::make_unique<train::Network>(
+      config, schema, std::vector<Shape<4>>{InputShape(config, built.param)});
   built.net->InitWeights(built.param.seed);
   built.updater = MakeUpdater(config, built.param, built.net.get());
   return built;

@@ -163,6 +163,10 @@ void KeySchema::AddGlobalKeys(const std::vector<std::string>& keys) {
   global_keys_.insert(keys.begin(), keys.end());
 }
 
+void KeySchema::AddIndexedGlobalKeys(const std::vector<std::string>& names) {
+  indexed_global_keys_.insert(names.begin(), names.end());
+}
+
 void KeySchema::AddLayerType(const std::string& type,
                              const std::vector<std::string>& keys) {
   layer_keys_[type].insert(keys.begin(), keys.end());
@@ -236,6 +240,13 @@ std::vector<std::string> ParamStructKeys(absl::string_view struct_name) {
   return Sorted(std::move(keys));
 }
 
+std::string IndexedKeyName(absl::string_view key) {
+  const std::size_t bracket = key.find('[');
+  return bracket == absl::string_view::npos
+             ? std::string()
+             : std::string(key.substr(0, bracket));
+}
+
 std::pair<std::string, std::string> SplitWeightTag(
     absl::string_view key, const std::vector<std::string>& tags) {
   const std::size_t colon = key.find(':');
@@ -267,7 +278,25 @@ void ValidateTrainConfig(const TrainConfig& config,
   global_valid.insert(global_valid.end(), all.iterator.begin(),
                       all.iterator.end());
   global_valid = Sorted(std::move(global_valid));
+  const std::vector<std::string> indexed = schema.IndexedGlobalKeys();
+  std::vector<std::string> indexed_valid;
+  for (const std::string& name : indexed) {
+    indexed_valid.push_back(name + "[...]");
+  }
   for (const ConfigEntry& entry : config.globals) {
+    const std::string name = IndexedKeyName(entry.key);
+    if (!name.empty()) {
+      if (Contains(indexed, name)) continue;
+      const std::optional<std::string> match =
+          param::ClosestMatch(name, indexed);
+      throw ConfigError(
+          entry.location, entry.key,
+          absl::StrCat("unknown key '", entry.key, "' in the global settings",
+                       match ? absl::StrCat("; did you mean '", *match,
+                                            entry.key.substr(name.size()), "'?")
+                             : std::string("."),
+                       " Keys with an index: ", ListOf(indexed_valid)));
+    }
     const auto [tag, key] = SplitWeightTag(entry.key, tags);
     const std::vector<std::string>& valid =
         tag.empty() ? global_valid : all.layer;

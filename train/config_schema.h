@@ -21,7 +21,10 @@
 //     struct declares (e.g. as aliases), and `lr:eta` is an error.
 //   - Global entries: a key the trainer reads, or (the default for every
 //     layer or iterator) a key any layer or iterator type declares; tagged
-//     keys must be layer keys.
+//     keys must be layer keys. An indexed key `name[...]` (cxxnet's
+//     `metric[label,out]`, `extra_data_shape[1]`, `label_vec[0,2)`) is
+//     accepted when `name` is one of IndexedGlobalKeys(); whoever reads it
+//     checks what is between the brackets.
 //   - Iterator settings: a key of the stage's type or of an earlier stage in
 //     the chain (cxxnet's wrappers passed settings down to the stage they
 //     wrap). No tags.
@@ -63,6 +66,8 @@ class ConfigSchema {
 
   // Keys the trainer itself reads (dev, batch_size, num_round, ...).
   virtual std::vector<std::string> GlobalKeys() const = 0;
+  // Names of the global keys written with an index, `name[...]`.
+  virtual std::vector<std::string> IndexedGlobalKeys() const { return {}; }
   // Every layer type, sorted.
   virtual std::vector<std::string> LayerTypes() const = 0;
   // The keys of a layer type (fields and aliases); nullopt for an unknown
@@ -88,6 +93,8 @@ class ConfigSchema {
 class KeySchema : public ConfigSchema {
  public:
   void AddGlobalKeys(const std::vector<std::string>& keys);
+  // Names of indexed global keys: "metric" accepts `metric[...]`.
+  void AddIndexedGlobalKeys(const std::vector<std::string>& names);
   void AddLayerType(const std::string& type,
                     const std::vector<std::string>& keys);
   void AddIteratorType(const std::string& type,
@@ -104,6 +111,9 @@ class KeySchema : public ConfigSchema {
   }
 
   std::vector<std::string> GlobalKeys() const override;
+  std::vector<std::string> IndexedGlobalKeys() const override {
+    return {indexed_global_keys_.begin(), indexed_global_keys_.end()};
+  }
   std::vector<std::string> LayerTypes() const override;
   std::optional<std::vector<std::string>> LayerKeys(
       absl::string_view type) const override;
@@ -114,6 +124,7 @@ class KeySchema : public ConfigSchema {
 
  private:
   std::set<std::string> global_keys_;
+  std::set<std::string> indexed_global_keys_;
   std::map<std::string, std::set<std::string>, std::less<>> layer_keys_;
   std::map<std::string, std::set<std::string>, std::less<>> iterator_keys_;
   std::vector<std::string> weight_tags_ = {"wmat", "bias"};
@@ -122,6 +133,10 @@ class KeySchema : public ConfigSchema {
 // The keys (fields and aliases) of a registered parameter struct, sorted.
 // Throws ParamError when `struct_name` is not registered.
 std::vector<std::string> ParamStructKeys(absl::string_view struct_name);
+
+// The name of an indexed key: "metric" for "metric[label,out]"; "" for a
+// key without '['.
+std::string IndexedKeyName(absl::string_view key);
 
 // Splits `wmat:lr` into ("wmat", "lr") when "wmat" is one of `tags`;
 // otherwise ("", key).

@@ -75,7 +75,7 @@ std::string ShapeText(const Shape<4>& shape) {
 }
 
 Network::Network(const TrainConfig& config, const ConfigSchema& schema,
-                 const Shape<4>& input_shape)
+                 const std::vector<Shape<4>>& input_shapes)
     : config_(config.net) {
   const NetConfig& net = config_;
   if (net.layers.empty()) {
@@ -94,18 +94,34 @@ Network::Network(const TrainConfig& config, const ConfigSchema& schema,
   // Per node: the layer that wrote it other than in place, or -1.
   std::vector<int> writer(num_nodes, -1);
   shapes_.assign(num_nodes, Shape4(0, 0, 0, 0));
-  shapes_[kInputNode] = input_shape;
-  known[kInputNode] = true;
+  // The parser adds in_1 ... in_N right after `in`, before any layer.
+  while (num_inputs_ < num_nodes && net.nodes[num_inputs_].producer < 0) {
+    ++num_inputs_;
+  }
+  if (input_shapes.size() != num_inputs_) {
+    const ConfigEntry* count = config.FindGlobal("extra_data_num");
+    throw ConfigError(
+        count != nullptr ? count->location : SourceLocation(), "extra_data_num",
+        absl::StrCat("the net has ", num_inputs_ - 1,
+                     " extra input nodes (extra_data_num) but is given ",
+                     input_shapes.size() - 1, " extra input shapes"));
+  }
+  for (size_t n = 0; n < num_inputs_; ++n) {
+    if (input_shapes[n][0] != input_shapes[0][0]) {
+      throw ConfigError(
+          SourceLocation(), "extra_data_num",
+          absl::StrCat("input node '", net.NodeName(n), "' gets batches of ",
+                       input_shapes[n][0], " instances but node 'in' of ",
+                       input_shapes[0][0]));
+    }
+    shapes_[n] = input_shapes[n];
+    known[n] = true;
+  }
 
   for (const LayerDeclaration& layer : net.layers) {
     std::vector<Shape<4>> in_shapes;
     bool prop_grad = false;
     for (int node : layer.inputs) {
-      if (node != kInputNode && net.nodes[node].producer < 0) {
-        throw LayerConfigError(
-            layer, absl::StrCat("reads extra input node '", net.NodeName(node),
-                                "'; the trainer feeds only node 'in'"));
-      }
       if (!known[node]) {
         throw LayerConfigError(layer,
                                absl::StrCat("reads ", NodeLabel(net, node),
@@ -283,7 +299,12 @@ void Network::Backprop() {
 
 std::string Network::TraceNonFinite(bool is_train) {
   const NetConfig& net = config_;
-  if (!AllFinite(input())) return "the input batch holds a NaN or infinity";
+  for (size_t n = 0; n < num_inputs_; ++n) {
+    if (!AllFinite(input(n))) {
+      return absl::StrCat("the input batch (node '", net.NodeName(n),
+                          "') holds a NaN or infinity");
+    }
+  }
   for (size_t i = 0; i < layers_.size(); ++i) {
     ForwardLayer(i, is_train);
     for (int node : net.layers[i].outputs) {
@@ -324,19 +345,18 @@ Tensor<cpu, 2, float> Network::Output() const {
   return layers::AsMatrix(nodes_[config_.layers.back().outputs[0]]->data);
 }
 
-Tensor<cpu, 4, float> Network::NodeData(const std::string& name) const {
+int Network::NodeIndex(const std::string& name) const {
   const int node = config_.FindNode(name);
-  if (node < 0 || nodes_[node] == nullptr) {
-    std::vector<std::string> names;
-    for (const NodeInfo& info : config_.nodes) {
-      if (!info.name.empty() && info.name[0] != '!') names.push_back(info.name);
-    }
-    throw ConfigError(
-        SourceLocation(), "extract_node_name",
-        absl::StrCat("no node named '", name,
-                     "' in the net; nodes: ", absl::StrJoin(names, ", ")));
+  return node >= 0 && nodes_[node] != nullptr ? node : -1;
+}
+
+std::vector<std::string> Network::NodeNames() const {
+  std::vector<std::string> names;
+  for (size_t n = 0; n < config_.nodes.size(); ++n) {
+    const std::string& name = config_.nodes[n].name;
+    if (nodes_[n] != nullptr && name[0] != '!') names.push_back(name);
   }
-  return nodes_[node]->data;
+  return names;
 }
 
 std::vector<layers::WeightRef<cpu, float>> Network::Weights() {
@@ -365,8 +385,10 @@ int64_t Network::NumParameters() {
 std::string Network::Summary() {
   std::string out = absl::StrFormat("%-16s %-14s %-20s %12s\n", "layer", "type",
                                     "output shape", "parameters");
-  out += absl::StrFormat("%-16s %-14s %-20s %12s\n", "in", "(input)",
-                         ShapeText(shapes_[kInputNode]), "");
+  for (size_t n = 0; n < num_inputs_; ++n) {
+    out += absl::StrFormat("%-16s %-14s %-20s %12s\n", config_.NodeName(n),
+                           "(input)", ShapeText(shapes_[n]), "");
+  }
   for (size_t i = 0; i < layers_.size(); ++i) {
     const LayerDeclaration& layer = config_.layers[i];
     int64_t count = 0;

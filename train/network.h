@@ -7,10 +7,10 @@
 // Example:
 //
 //   KeySchema schema = MakeTrainerSchema();
-//   Network net(config, schema, Shape4(100, 1, 28, 28));  // ConfigError
+//   Network net(config, schema, {Shape4(100, 1, 28, 28)});  // ConfigError
 //   std::cout << net.Summary();
 //   net.InitWeights(/*seed=*/0);
-//   Copy(net.input(), batch.data);
+//   Copy(net.input(), batch.data);   // and net.input(k): batch.extra_data
 //   net.SetLabel("label", batch.label);
 //   net.Forward(/*is_train=*/true);
 //   net.Backprop();                 // weight gradients accumulate (+=)
@@ -33,9 +33,12 @@
 // split layer), an in-place layer that changes its node's shape, a layer
 // that cannot take its input shapes (the layer's message), a share[...]
 // layer whose input gives its weights other shapes than the layer it
-// shares (naming both layers and the shapes), and extra inputs (not
-// supported yet). The parser already refuses cycles and use before
-// definition; they are checked again here.
+// shares (naming both layers and the shapes). The parser already refuses
+// cycles and use before definition; they are checked again here.
+//
+// Inputs: node `in`, and with `extra_data_num = N` the extra input nodes
+// in_1 ... in_N (cxxnet's extra data), each of its own shape with the
+// batch size of `in`.
 #ifndef UMBRA_TRAIN_NETWORK_H_
 #define UMBRA_TRAIN_NETWORK_H_
 
@@ -56,11 +59,12 @@ class Network {
   using LayerType = layers::Layer<cpu, float>;
   using NodeType = layers::Node<cpu, float>;
 
-  // Builds the net of `config` for input batches of `input_shape`
-  // (batch, channel, height, width). Weights are declared but not
-  // initialised: call InitWeights or load them. Throws ConfigError.
+  // Builds the net of `config` for input batches of `input_shapes`
+  // (batch, channel, height, width): node in's, then in_1's ... in_N's.
+  // Weights are declared but not initialised: call InitWeights or load
+  // them. Throws ConfigError.
   Network(const TrainConfig& config, const ConfigSchema& schema,
-          const Shape<4>& input_shape);
+          const std::vector<Shape<4>>& input_shapes);
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   ~Network();
@@ -71,8 +75,13 @@ class Network {
   // The generator layers draw from (dropout); the trainer reseeds it.
   Random<cpu, float>& rnd() { return rnd_; }
 
-  // The input node's data: fill it before Forward.
-  Tensor<cpu, 4, float> input() const { return nodes_[kInputNode]->data; }
+  // The data of input `index`: 0 is node in, k is node in_k. Fill them
+  // before Forward.
+  Tensor<cpu, 4, float> input(size_t index = 0) const {
+    return nodes_[index]->data;
+  }
+  // 1 + extra_data_num.
+  size_t num_inputs() const { return num_inputs_; }
   // Makes label field `field` (batch, width) visible to the loss layers
   // for the next passes. The tensor must stay valid until then.
   void SetLabel(const std::string& field, const Tensor<cpu, 2, float>& label);
@@ -93,9 +102,13 @@ class Network {
   // The output of the last layer as (batch, outputs): the scores metrics
   // and predictions read.
   Tensor<cpu, 2, float> Output() const;
-  // The data of node `name` (as the config names it), or throws ConfigError
-  // listing the nodes when there is none.
-  Tensor<cpu, 4, float> NodeData(const std::string& name) const;
+  // The index of the node the config calls `name` ("0" is `in`), or -1
+  // when the net has none.
+  int NodeIndex(const std::string& name) const;
+  // The names a config can give NodeIndex, in node order.
+  std::vector<std::string> NodeNames() const;
+  // The data of node `node` (an index NodeIndex gave).
+  Tensor<cpu, 4, float> NodeData(int node) const { return nodes_[node]->data; }
 
   // Every trained weight, in layer order: a share[...] layer's weights are
   // those of the layer it shares, listed once under that layer.
@@ -131,6 +144,8 @@ class Network {
   void ForwardLayer(size_t index, bool is_train);
 
   NetConfig config_;
+  // Input nodes are the first num_inputs_ nodes: in, in_1, ..., in_N.
+  size_t num_inputs_ = 1;
   std::vector<std::unique_ptr<LayerType>> layers_;
   // Per layer: whether Backprop should write its inputs' gradients.
   std::vector<bool> prop_grad_;

@@ -24,7 +24,8 @@ std::unique_ptr<Network> Build(const std::string& layers) {
       std::string(kHeader) + layers + "netconfig = end\n", "net.conf");
   const KeySchema schema = MakeTrainerSchema();
   ValidateTrainConfig(config, schema);
-  return std::make_unique<Network>(config, schema, Shape4(10, 1, 1, 8));
+  return std::make_unique<Network>(config, schema,
+                                   std::vector<Shape<4>>{Shape4(10, 1, 1, 8)});
 }
 
 std::string BuildError(const std::string& layers) {
@@ -57,7 +58,8 @@ TEST(NetworkTest, InfersShapesAndSummarises) {
   net->Forward(false);
   EXPECT_NEAR(net->Output()[0][0] + net->Output()[0][1] + net->Output()[0][2],
               1.0f, 1e-5f);
-  EXPECT_EQ(net->NodeData("h").shape_, Shape4(10, 1, 1, 5));
+  EXPECT_EQ(net->NodeData(net->NodeIndex("h")).shape_, Shape4(10, 1, 1, 5));
+  EXPECT_EQ(net->NodeIndex("nothing"), -1);
 }
 
 TEST(NetworkTest, LayerThatCannotTakeItsInput) {

@@ -1,13 +1,18 @@
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "layers/layer_error.h"
+#include "param/edit_distance.h"
 #include "train/data/iterator_chain.h"
 #include "train/device.h"
 #include "train/optim/optim_error.h"
@@ -46,33 +51,84 @@ ConfigError GlobalError(const TrainConfig& config, const std::string& key,
                      detail);
 }
 
-// The net's input shape: the data's, checked against batch_size and
-// input_shape when the config sets them.
-Shape<4> InputShape(const TrainConfig& config, const TrainerParam& param,
-                    const DataIterator& data, const IteratorChain& chain) {
-  const Shape<4> shape = data.data_shape();
+// The shape of every batch `data` gives: its data's, then its extra
+// inputs'.
+std::vector<Shape<4>> BatchShapes(const DataIterator& data) {
+  std::vector<Shape<4>> shapes = {data.data_shape()};
+  for (const Shape<4>& extra : data.extra_data_shapes()) {
+    shapes.push_back(extra);
+  }
+  return shapes;
+}
+
+// "(batch,channel,height,width)" of every shape.
+std::string ShapesText(const std::vector<Shape<4>>& shapes) {
+  std::string text;
+  for (const Shape<4>& shape : shapes) {
+    absl::StrAppend(&text, text.empty() ? "" : " ", ShapeText(shape));
+  }
+  return text;
+}
+
+// The net's input shapes (in, in_1, ..., in_N): the data's, checked against
+// batch_size, input_shape, extra_data_num and extra_data_shape[I] when the
+// config sets them.
+std::vector<Shape<4>> InputShapes(const TrainConfig& config,
+                                  const TrainerParam& param,
+                                  const DataIterator& data,
+                                  const IteratorChain& chain) {
+  const std::vector<Shape<4>> shapes = BatchShapes(data);
+  const Shape<4>& shape = shapes[0];
   if (param.batch_size && *param.batch_size != static_cast<int>(shape[0])) {
     throw GlobalError(
         config, "batch_size",
         absl::StrCat("batch_size = ", *param.batch_size, " but ",
                      chain.Describe(), " makes batches of ", shape[0]));
   }
-  if (!param.input_shape.empty()) {
-    const std::vector<int>& want = param.input_shape;
-    const bool same = want.size() == 3 &&
-                      want[0] == static_cast<int>(shape[1]) &&
-                      want[1] == static_cast<int>(shape[2]) &&
-                      want[2] == static_cast<int>(shape[3]);
-    if (!same) {
+  auto same = [](const std::vector<int>& want, const Shape<4>& got) {
+    return want.size() == 3 && want[0] == static_cast<int>(got[1]) &&
+           want[1] == static_cast<int>(got[2]) &&
+           want[2] == static_cast<int>(got[3]);
+  };
+  if (!param.input_shape.empty() && !same(param.input_shape, shape)) {
+    throw GlobalError(
+        config, "input_shape",
+        absl::StrCat("input_shape does not match the instances of ",
+                     chain.Describe(), ", which are ", ShapeText(shape),
+                     " per batch (batch,channel,height,width); write it as "
+                     "channel,height,width"));
+  }
+  const int extras = static_cast<int>(shapes.size()) - 1;
+  if (extras != param.extra_data_num) {
+    throw GlobalError(
+        config, "extra_data_num",
+        extras < param.extra_data_num
+            ? absl::StrCat(
+                  "extra_data_num = ", param.extra_data_num, " but ",
+                  chain.Describe(), " gives ", extras,
+                  " extra inputs per instance; extra inputs come from iter "
+                  "= binary files written with extra tensors "
+                  "(train/data/binary_format.h)")
+            : absl::StrCat(
+                  chain.Describe(), " gives ", extras,
+                  " extra inputs per instance; set extra_data_num = ", extras,
+                  " (before the first layer) to read them "
+                  "as nodes in_1 ... in_",
+                  extras));
+  }
+  for (int k = 0; k < extras; ++k) {
+    const std::vector<int>& want = param.extra_data_shapes[k];
+    if (!want.empty() && !same(want, shapes[k + 1])) {
       throw GlobalError(
-          config, "input_shape",
-          absl::StrCat("input_shape does not match the instances of ",
-                       chain.Describe(), ", which are ", ShapeText(shape),
-                       " per batch (batch,channel,height,width); write it as "
-                       "channel,height,width"));
+          config, absl::StrCat("extra_data_shape[", k + 1, "]"),
+          absl::StrCat("extra input ", k + 1, " of ", chain.Describe(), " is ",
+                       ShapeText(shapes[k + 1]),
+                       " per batch (batch,channel,height,width), not ",
+                       absl::StrJoin(want, ","),
+                       "; write it as channel,height,width"));
     }
   }
-  return shape;
+  return shapes;
 }
 
 }  // namespace
@@ -130,13 +186,13 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
       if (shape_chain == nullptr) {
         shape_chain = chain;
         shape_data = set->data.get();
-      } else if (!(set->data->data_shape() == shape_data->data_shape())) {
+      } else if (BatchShapes(*set->data) != BatchShapes(*shape_data)) {
         throw ConfigError(
             chain->declaration.location, chain->declaration.key,
             absl::StrCat(chain->Describe(), " makes batches of ",
-                         ShapeText(set->data->data_shape()), " but ",
+                         ShapesText(BatchShapes(*set->data)), " but ",
                          shape_chain->Describe(), " of ",
-                         ShapeText(shape_data->data_shape()),
+                         ShapesText(BatchShapes(*shape_data)),
                          "; the net takes one shape (set batch_size and "
                          "input_shape globally)"));
       }
@@ -149,21 +205,10 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
   }
 
   net_ = std::make_unique<Network>(
-      config, schema, InputShape(config, param_, *shape_data, *shape_chain));
+      config, schema, InputShapes(config, param_, *shape_data, *shape_chain));
   if (!param_.silent) out_ << net_->Summary() << std::flush;
 
-  // Metrics: every `metric` line, for the training data and each eval set.
-  try {
-    for (const std::string& name : param_.metric_list) {
-      if (param_.eval_train) train_metrics_.AddMetric(name);
-      for (auto& set : eval_sets_) set->metrics.AddMetric(name);
-      if (!param_.eval_train && eval_sets_.empty()) {
-        optim::CreateMetric(name);  // checks the name all the same
-      }
-    }
-  } catch (const optim::OptimError& e) {
-    throw GlobalError(config, "metric", e.what());
-  }
+  SetUpMetrics(shape_data->label_width());
 
   if (IsTraining(param_.task)) {
     if (!net_->has_loss()) {
@@ -216,21 +261,121 @@ void Trainer::Run() {
 
 std::string Trainer::ModelDir() const { return param_.model_dir; }
 
+void Trainer::SetUpMetrics(index_t label_width) {
+  const TrainConfig& config = inputs_.config;
+  std::vector<std::string> fields = {"label"};
+  for (const LabelField& field : param_.label_fields) {
+    if (field.end > static_cast<int>(label_width)) {
+      throw ConfigError(
+          field.entry.location, field.entry.key,
+          absl::StrCat("label field '", field.name, "' is columns ",
+                       field.begin, " to ", field.end - 1,
+                       ", but the data has ", label_width, " label column",
+                       label_width == 1 ? "" : "s", " (label_width)"));
+    }
+    fields.push_back(field.name);
+  }
+  std::map<std::string, const MetricSpec*> printed;
+  for (const MetricSpec& spec : param_.metrics) {
+    // An error at the metric's line, or at `metric` for the default one.
+    auto fail = [&](const std::string& detail) {
+      if (spec.entry.key.empty()) return GlobalError(config, "metric", detail);
+      return ConfigError(spec.entry.location, spec.entry.key, detail);
+    };
+    try {
+      optim::CreateMetric(spec.name);
+    } catch (const optim::OptimError& e) {
+      throw fail(e.what());
+    }
+    if (std::find(fields.begin(), fields.end(), spec.field) == fields.end()) {
+      const std::optional<std::string> match =
+          param::ClosestMatch(spec.field, fields);
+      throw fail(absl::StrCat(
+          "metric '", spec.name, "': no label field '", spec.field, "'",
+          match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
+          " Fields: ", absl::StrJoin(fields, ", "),
+          " (name more with label_vec[BEGIN,END) = NAME)"));
+    }
+    int node = -1;
+    if (!spec.node.empty()) {
+      node = net_->NodeIndex(spec.node);
+      if (node < 0) {
+        const std::vector<std::string> nodes = net_->NodeNames();
+        const std::optional<std::string> match =
+            param::ClosestMatch(spec.node, nodes);
+        throw fail(absl::StrCat(
+            "metric '", spec.name, "': the net has no node '", spec.node, "'",
+            match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
+            " Nodes: ", absl::StrJoin(nodes, ", ")));
+      }
+    }
+    const std::string label =
+        spec.name +
+        (spec.field == "label" ? std::string() : "[" + spec.field + "]");
+    auto [earlier, added] = printed.emplace(label, &spec);
+    if (!added) {
+      throw fail(absl::StrCat(
+          "metric '", spec.name, "' of label field '", spec.field,
+          "' is already asked for",
+          earlier->second->entry.key.empty()
+              ? std::string()
+              : absl::StrCat(" at line ", earlier->second->entry.location.line),
+          "; both would print as SET-", label,
+          " (cxxnet's names leave out the node): name another label field "
+          "for the same columns with label_vec"));
+    }
+    metric_nodes_.push_back(node);
+    if (param_.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
+    for (auto& set : eval_sets_) set->metrics.AddMetric(spec.name, spec.field);
+  }
+}
+
 index_t Trainer::FeedBatch(const DataBatch& batch, bool with_labels) {
   Copy(net_->input(), batch.data);
+  for (size_t k = 0; k < batch.extra_data.size(); ++k) {
+    Copy(net_->input(k + 1), batch.extra_data[k]);
+  }
+  net_->ClearLabels();
   if (with_labels) {
-    net_->SetLabel("label",
-                   Tensor<cpu, 2, float>(const_cast<float*>(batch.label.dptr_),
-                                         batch.label.shape_));
-  } else {
-    net_->ClearLabels();
+    for (const auto& field : LabelFields(batch, batch.batch_size)) {
+      net_->SetLabel(field.first, field.second);
+    }
   }
   return batch.batch_size - batch.num_batch_padd;
+}
+
+std::map<std::string, Tensor<cpu, 2, float>> Trainer::LabelFields(
+    const DataBatch& batch, index_t rows) const {
+  // Tensor has no read-only form; the views are only read.
+  float* labels = const_cast<float*>(batch.label.dptr_);
+  const index_t width = batch.label.size(1);
+  std::map<std::string, Tensor<cpu, 2, float>> fields;
+  fields["label"] = Tensor<cpu, 2, float>(labels, Shape2(rows, width));
+  for (const LabelField& field : param_.label_fields) {
+    fields[field.name] = Tensor<cpu, 2, float>(
+        labels + field.begin, Shape2(rows, field.end - field.begin), width,
+        nullptr);
+  }
+  return fields;
 }
 
 Tensor<cpu, 2, float> Trainer::OutputRows(index_t rows) const {
   Tensor<cpu, 2, float> output = net_->Output();
   return Tensor<cpu, 2, float>(output.dptr_, Shape2(rows, output.size(1)));
+}
+
+void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
+                         optim::MetricSet* metrics) const {
+  std::vector<Tensor<cpu, 2, float>> outputs;
+  for (int node : metric_nodes_) {
+    if (node < 0) {
+      outputs.push_back(OutputRows(rows));
+    } else {
+      const Tensor<cpu, 2, float> data = layers::AsMatrix(net_->NodeData(node));
+      outputs.emplace_back(data.dptr_, Shape2(rows, data.size(1)));
+    }
+  }
+  metrics->Add(outputs, LabelFields(batch, rows));
 }
 
 void Trainer::Train() {
@@ -295,9 +440,7 @@ long Trainer::TrainRound(int round) {
           ". Lower eta, or check the data and init_sigma"));
     }
     if (param_.eval_train && rows > 0) {
-      Tensor<cpu, 2, float> labels(const_cast<float*>(batch.label.dptr_),
-                                   Shape2(rows, batch.label.size(1)));
-      train_metrics_.Add(OutputRows(rows), {{"label", labels}});
+      AddMetrics(batch, rows, &train_metrics_);
     }
     net_->Backprop();
     updater_->Update();
@@ -318,10 +461,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
       const DataBatch& batch = set->data->Value();
       const index_t rows = FeedBatch(batch, true);
       net_->Forward(false);
-      if (rows == 0) continue;
-      Tensor<cpu, 2, float> labels(const_cast<float*>(batch.label.dptr_),
-                                   Shape2(rows, batch.label.size(1)));
-      set->metrics.Add(OutputRows(rows), {{"label", labels}});
+      if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
     for (const optim::MetricResult& result : set->metrics.Results()) {
       figures->metrics.emplace_back(set->name + "-" + result.label,

@@ -31,6 +31,7 @@
 #define UMBRA_TRAIN_TRAINER_H_
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -96,10 +97,21 @@ class Trainer {
   // Loads the model for pred, extract and eval: model_in, else the newest
   // checkpoint of model_dir.
   void LoadModelForInference();
-  // Copies batch into the net's input and labels; returns its real rows.
+  // Checks every metric line against the net and the data's `label_width`
+  // and adds the metrics to the sets.
+  void SetUpMetrics(index_t label_width);
+  // Copies batch into the net's inputs and labels; returns its real rows.
   index_t FeedBatch(const DataBatch& batch, bool with_labels);
+  // The first `rows` rows of every label field of `batch`: "label" and the
+  // label_vec fields.
+  std::map<std::string, Tensor<cpu, 2, float>> LabelFields(
+      const DataBatch& batch, index_t rows) const;
   // The first `rows` rows of the net's output.
   Tensor<cpu, 2, float> OutputRows(index_t rows) const;
+  // Adds the first `rows` rows of the outputs the metrics read, against
+  // `batch`'s labels.
+  void AddMetrics(const DataBatch& batch, index_t rows,
+                  optim::MetricSet* metrics) const;
   std::string ModelDir() const;
 
   TrainerInputs inputs_;
@@ -111,6 +123,8 @@ class Trainer {
   std::unique_ptr<Network> net_;
   std::unique_ptr<optim::Updater<cpu, float>> updater_;
   optim::MetricSet train_metrics_;
+  // Per metric: the node whose output it scores, or -1 for the net's output.
+  std::vector<int> metric_nodes_;
   // Passes the training iterator has started (for resume).
   long data_passes_ = 0;
   // Batches per training pass, once known (for the progress bar).

@@ -5,12 +5,120 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "param/param_error.h"
 
 namespace umbra {
 namespace train {
 
 UMBRA_REGISTER_PARAMETER(TrainerParam);
+
+namespace {
+
+[[noreturn]] void Fail(const ConfigEntry& entry, const std::string& detail) {
+  throw ConfigError(entry.location, entry.key, detail);
+}
+
+// Whether the entry keeps the key as it was (an unquoted `default`).
+bool IsDefault(const ConfigEntry& entry) {
+  return entry.value == "default" && !entry.quoted_value;
+}
+
+// What `entry.key` holds between "<name>[" and the `close` that ends it;
+// fails with the expected `form` otherwise.
+absl::string_view IndexOf(const ConfigEntry& entry, absl::string_view name,
+                          char close, absl::string_view form) {
+  absl::string_view index = entry.key;
+  index.remove_prefix(name.size() + 1);
+  if (index.empty() || index.back() != close) {
+    Fail(entry, absl::StrCat("key '", entry.key, "': expected ", form));
+  }
+  index.remove_suffix(1);
+  return index;
+}
+
+// Comma-separated whole numbers of at least `lowest`; false for anything
+// else.
+bool ParseInts(absl::string_view text, int lowest, std::vector<int>* out) {
+  out->clear();
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    int value = 0;
+    if (!absl::SimpleAtoi(part, &value) || value < lowest) return false;
+    out->push_back(value);
+  }
+  return true;
+}
+
+MetricSpec ParseMetric(const ConfigEntry& entry) {
+  MetricSpec spec;
+  spec.name = entry.value;
+  spec.entry = entry;
+  if (entry.key == "metric") return spec;
+  constexpr absl::string_view kForm =
+      "metric[FIELD,NODE] (a label field and a node of the net) or "
+      "metric[FIELD]";
+  const std::vector<std::string> parts =
+      absl::StrSplit(IndexOf(entry, "metric", ']', kForm), ',');
+  for (const std::string& part : parts) {
+    if (part.empty() || parts.size() > 2) {
+      Fail(entry, absl::StrCat("key '", entry.key, "': expected ", kForm));
+    }
+  }
+  spec.field = parts[0];
+  if (parts.size() == 2) spec.node = parts[1];
+  return spec;
+}
+
+LabelField ParseLabelField(const ConfigEntry& entry) {
+  constexpr absl::string_view kForm =
+      "label_vec[BEGIN,END) with label columns 0 <= BEGIN < END, e.g. "
+      "label_vec[1,3)";
+  std::vector<int> range;
+  if (!ParseInts(IndexOf(entry, "label_vec", ')', kForm), 0, &range) ||
+      range.size() != 2 || range[0] >= range[1]) {
+    Fail(entry, absl::StrCat("key '", entry.key, "': expected ", kForm));
+  }
+  if (entry.value.empty() || entry.value == "label") {
+    Fail(entry, absl::StrCat("key '", entry.key,
+                             "': expected the name of a new label field, got "
+                             "'",
+                             entry.value,
+                             "'; 'label' always names every label column"));
+  }
+  return LabelField{entry.value, range[0], range[1], entry};
+}
+
+// Sets extra_data_shapes[I - 1] from `extra_data_shape[I] = C,H,W`.
+void ParseExtraShape(const ConfigEntry& entry, TrainerParam* param) {
+  const std::string form =
+      param->extra_data_num == 0
+          ? std::string(
+                "extra_data_num = N before it (there are no extra "
+                "inputs)")
+          : absl::StrCat("extra_data_shape[I] with I in 1..",
+                         param->extra_data_num,
+                         " (extra_data_num), for node in_I");
+  int input = 0;
+  if (!absl::SimpleAtoi(IndexOf(entry, "extra_data_shape", ']', form),
+                        &input) ||
+      input < 1 || input > param->extra_data_num) {
+    Fail(entry, absl::StrCat("key '", entry.key, "': expected ", form));
+  }
+  std::vector<int> shape;
+  if (!ParseInts(entry.value, 1, &shape) || shape.size() != 3) {
+    Fail(entry, absl::StrCat("key '", entry.key,
+                             "': expected the shape of node in_", input,
+                             " as channel,height,width (three whole numbers "
+                             ">= 1), got '",
+                             entry.value, "'"));
+  }
+  param->extra_data_shapes[input - 1] = shape;
+}
+
+}  // namespace
 
 TrainerParam ReadTrainerParam(const TrainConfig& config) {
   std::set<std::string> keys;
@@ -20,13 +128,16 @@ TrainerParam ReadTrainerParam(const TrainConfig& config) {
   keys.insert("continue");
   keys.insert("extract_node");
   std::vector<ConfigEntry> entries;
-  std::vector<std::string> metrics;
+  std::vector<const ConfigEntry*> indexed;
   for (const ConfigEntry& entry : config.globals) {
-    if (keys.count(entry.key) == 0) continue;
-    entries.push_back(entry);
-    if (entry.key == "metric" &&
-        !(entry.value == "default" && !entry.quoted_value)) {
-      metrics.push_back(entry.value);
+    const std::string name = IndexedKeyName(entry.key);
+    if (name == "metric" || name == "label_vec" || name == "extra_data_shape") {
+      if (!IsDefault(entry)) indexed.push_back(&entry);
+    } else if (keys.count(entry.key) != 0) {
+      entries.push_back(entry);
+      if (entry.key == "metric" && !IsDefault(entry)) {
+        indexed.push_back(&entry);
+      }
     }
   }
   TrainerParam param;
@@ -38,8 +149,36 @@ TrainerParam ReadTrainerParam(const TrainConfig& config) {
     if (!config.globals.empty()) fallback = config.globals.front();
     throw ConfigErrorFromParamError(e, entries, fallback, "global settings");
   }
-  param.metric_list =
-      metrics.empty() ? std::vector<std::string>{"error"} : std::move(metrics);
+  param.extra_data_shapes.assign(param.extra_data_num, {});
+  for (const ConfigEntry* entry : indexed) {
+    const std::string name = IndexedKeyName(entry->key);
+    if (entry->key == "metric" || name == "metric") {
+      param.metrics.push_back(ParseMetric(*entry));
+    } else if (name == "extra_data_shape") {
+      ParseExtraShape(*entry, &param);
+    } else {
+      LabelField field = ParseLabelField(*entry);
+      bool replaced = false;
+      for (LabelField& earlier : param.label_fields) {
+        if (earlier.entry.key == entry->key) {
+          earlier = field;  // the same key again: the last wins
+          replaced = true;
+        } else if (earlier.name == field.name) {
+          Fail(*entry, absl::StrCat("label field '", field.name,
+                                    "' is already columns ", earlier.begin,
+                                    " to ", earlier.end - 1, " (line ",
+                                    earlier.entry.location.line,
+                                    "); give this one another name"));
+        }
+      }
+      if (!replaced) param.label_fields.push_back(std::move(field));
+    }
+  }
+  if (param.metrics.empty()) {
+    MetricSpec error;
+    error.name = "error";
+    param.metrics.push_back(error);
+  }
   return param;
 }
 

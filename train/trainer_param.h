@@ -9,6 +9,18 @@
 // from train/data. `metric` may be written several times; each line adds a
 // metric.
 //
+// Three of cxxnet's keys carry an index (they are read here, not by the
+// struct; the schema accepts `name[...]` for them):
+//   metric[FIELD,NODE] = NAME    metric NAME of label field FIELD against
+//                                the output of node NODE; metric[FIELD] =
+//                                NAME against the net's output
+//   label_vec[BEGIN,END) = NAME  label field NAME: label columns BEGIN to
+//                                END - 1 ("label" is always every column)
+//   extra_data_shape[I] = C,H,W  the shape of extra input node in_I (I in
+//                                1..extra_data_num), checked against the
+//                                data; needed where there is no data
+//                                (tools check and time)
+//
 // Example:
 //
 //   TrainerParam param = ReadTrainerParam(config);  // throws ConfigError
@@ -34,6 +46,27 @@ enum TrainerTask {
   kTaskEval = 4,
 };
 
+// One metric line: `metric = NAME` or `metric[FIELD,NODE] = NAME`.
+struct MetricSpec {
+  // error, logloss, rmse, rec@k.
+  std::string name;
+  // The label field it reads.
+  std::string field = "label";
+  // The node whose output it scores, as the config names it; "" for the
+  // net's output (the last layer's).
+  std::string node;
+  // The line that asked for it (an empty entry for the default metric).
+  ConfigEntry entry;
+};
+
+// `label_vec[BEGIN,END) = NAME`.
+struct LabelField {
+  std::string name;
+  int begin = 0;
+  int end = 0;
+  ConfigEntry entry;
+};
+
 struct TrainerParam : public Parameter<TrainerParam> {
   int task;
   std::string dev;
@@ -41,7 +74,12 @@ struct TrainerParam : public Parameter<TrainerParam> {
   int num_round;
   int max_round;
   std::string updater;
-  std::vector<std::string> metric_list;  // not a key: filled from `metric`
+  // Not keys: read from the `metric`, `metric[...]`, `label_vec[...]` and
+  // `extra_data_shape[...]` lines. metrics is {error} when there is none;
+  // extra_data_shapes has extra_data_num entries, empty where not set.
+  std::vector<MetricSpec> metrics;
+  std::vector<LabelField> label_fields;
+  std::vector<std::vector<int>> extra_data_shapes;
   std::string metric;
   bool eval_train;
   std::string model_dir;
@@ -49,6 +87,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
   std::string model_in;
   bool continue_training;
   int seed;
+  int extra_data_num;
   std::optional<int> batch_size;
   std::vector<int> input_shape;
   std::string extract_node_name;
@@ -85,7 +124,10 @@ struct TrainerParam : public Parameter<TrainerParam> {
         "The optimisation rule: sgd, nag, adam, adamw, rmsprop.");
     UMBRA_DECLARE_FIELD(metric).set_default("error").describe(
         "A metric evaluated each round (error, logloss, rmse, rec@k); "
-        "write the key once per metric.");
+        "write the key once per metric. metric[FIELD,NODE] = NAME scores "
+        "the output of node NODE against label field FIELD (label, or one "
+        "named by label_vec[BEGIN,END) = FIELD: label columns BEGIN to "
+        "END - 1); it prints as SET-NAME[FIELD].");
     UMBRA_DECLARE_FIELD(eval_train)
         .set_default(true)
         .describe("Report the metrics on the training batches as well.");
@@ -106,6 +148,14 @@ struct TrainerParam : public Parameter<TrainerParam> {
     UMBRA_DECLARE_FIELD(seed).set_default(0).set_lower_bound(0).describe(
         "Seed of weight initialisation and of the layers' random numbers "
         "(dropout); the data iterators' shuffle also reads it.");
+    UMBRA_DECLARE_FIELD(extra_data_num)
+        .set_default(0)
+        .set_range(0, 1000)
+        .describe(
+            "Extra input nodes in_1 ... in_N besides in, fed from the data's "
+            "extra inputs (iter = binary files written with extra tensors); "
+            "set before the first layer. extra_data_shape[I] = C,H,W states "
+            "in_I's shape.");
     UMBRA_DECLARE_FIELD(batch_size)
         .set_default(std::nullopt)
         .set_lower_bound(1)
@@ -133,8 +183,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
 
 // The trainer's settings from the global entries of `config` (only the
 // keys TrainerParam declares; the others belong to layers, iterators and
-// the updater), with every `metric` line in metric_list (default "error").
-// Throws ConfigError at the line of a bad value.
+// the updater), and the indexed keys above. Throws ConfigError at the line
+// of a bad value or a malformed index.
 TrainerParam ReadTrainerParam(const TrainConfig& config);
 
 }  // namespace train

@@ -13,6 +13,7 @@ namespace train {
 KeySchema MakeTrainerSchema() {
   KeySchema schema;
   schema.AddGlobalParamStructs({"TrainerParam"});
+  schema.AddIndexedGlobalKeys({"extra_data_shape", "label_vec", "metric"});
   for (const std::string& type : optim::ListUpdaterTypes()) {
     schema.AddGlobalKeys(optim::UpdaterKeys(type));
   }

@@ -16,9 +16,10 @@ namespace umbra {
 namespace train {
 
 // Global keys: TrainerParam's and every updater's (eta, momentum, lr:*,
-// ...). Layer keys: layers::LayerTypeKeys of every registered type, tagged
-// keys listed as written (no separate weight tags). Iterator keys: as
-// AddIteratorSchema adds them.
+// ...), and the indexed keys metric[...], label_vec[...) and
+// extra_data_shape[...] (trainer_param.h). Layer keys: layers::LayerTypeKeys of
+// every registered type, tagged keys listed as written (no separate weight
+// tags). Iterator keys: as AddIteratorSchema adds them.
 KeySchema MakeTrainerSchema();
 
 }  // namespace train

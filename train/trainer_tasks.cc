@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "train/checkpoint.h"
 #include "train/net_checkpoint.h"
 #include "train/trainer.h"
@@ -47,7 +48,18 @@ void Trainer::Predict() {
           "task = extract needs extract_node_name = <node> (a node of the "
           "netconfig, e.g. the name after -> in a layer line)");
     }
-    node = net_->NodeData(param_.extract_node_name);
+    const int index = net_->NodeIndex(param_.extract_node_name);
+    if (index < 0) {
+      const ConfigEntry* entry = inputs_.config.FindGlobal("extract_node_name");
+      if (entry == nullptr) entry = inputs_.config.FindGlobal("extract_node");
+      throw ConfigError(
+          entry != nullptr ? entry->location : SourceLocation(),
+          "extract_node_name",
+          absl::StrCat(
+              "no node named '", param_.extract_node_name,
+              "' in the net; nodes: ", absl::StrJoin(net_->NodeNames(), ", ")));
+    }
+    node = net_->NodeData(index);
   }
   long rows_written = 0;
   pred_data_->BeforeFirst();

@@ -3,16 +3,20 @@
 // uninterrupted one, and the pred, eval and finetune tasks work.
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
+#include "train/data/binary_format.h"
 #include "train/device.h"
 #include "train/trainer_test_util.h"
 
@@ -183,6 +187,243 @@ TEST(TrainerTest, SharedLayerTrainsAndIsSavedOnce) {
       RunTrainer(dir, config, {"continue=1", "num_round=5", "silent=0"});
   EXPECT_NE(resumed.find("resumed from"), std::string::npos) << resumed;
   EXPECT_LE(LastMetric(resumed, "test-error"), 0.05) << resumed;
+}
+
+// `rows` instances whose data (1,1,8) is noise and whose one extra input
+// (1,1,3) holds the class: 1.5 at the label's position, plus noise.
+void WriteExtraInputSet(const std::string& path, int rows, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> noise(0.0f, 0.3f);
+  BinaryDatasetWriter writer(path, Shape3(1, 1, 8), 1, BinaryDtype::kFloat32,
+                             {Shape3(1, 1, 3)});
+  TensorContainer<cpu, 1, float> data(Shape1(8)), extra(Shape1(3));
+  for (int i = 0; i < rows; ++i) {
+    const int label = i % 3;
+    for (index_t j = 0; j < 8; ++j) data[j] = noise(rng);
+    for (index_t j = 0; j < 3; ++j)
+      extra[j] = (j == label ? 1.5f : 0.0f) + noise(rng);
+    writer.Append(data, {float(label)}, {extra});
+  }
+  writer.Finish();
+}
+
+std::string ExtraInputConfig(const std::string& dir) {
+  WriteExtraInputSet(dir + "/train.umbra", 300, 1);
+  WriteExtraInputSet(dir + "/test.umbra", 90, 2);
+  return absl::StrReplaceAll(R"(extra_data_num = 1
+extra_data_shape[1] = 1,1,3
+data = train
+iter = binary
+  path_data = "DIR/train.umbra"
+  shuffle = 1
+  silent = 1
+iter = threadbuffer
+iter = end
+eval = test
+iter = binary
+  path_data = "DIR/test.umbra"
+  silent = 1
+iter = end
+netconfig = start
+layer[in,in_1->x] = concat
+layer[x->h] = fullc:fc1
+  nhidden = 16
+layer[h->h] = relu
+layer[h->out] = fullc:fc2
+  nhidden = 3
+layer[out->out] = softmax
+netconfig = end
+batch_size = 10
+num_round = 4
+random_type = xavier
+eta = 0.1
+momentum = 0.9
+model_dir = "DIR/models"
+silent = 1
+)",
+                             {{"DIR", dir}});
+}
+
+TEST(TrainerTest, ExtraInputsAreFedFromTheData) {
+  const std::string dir = NewTestDir("extra");
+  const std::string config = ExtraInputConfig(dir);
+  // The data is noise: only the extra input tells the classes apart.
+  const std::string out = RunTrainer(dir, config, {"silent=0"});
+  EXPECT_NE(out.find("in_1             (input)        (10,1,1,3)"),
+            std::string::npos)
+      << out;
+  EXPECT_LE(LastMetric(out, "test-error"), 0.05) << out;
+
+  RunTrainer(dir,
+             config + "pred = \"" + dir +
+                 "/pred.txt\"\niter = binary\n"
+                 "  path_data = \"" +
+                 dir +
+                 "/test.umbra\"\n  silent = 1\n"
+                 "iter = end\n",
+             {"task=pred"});
+  std::ifstream pred(dir + "/pred.txt");
+  int right = 0, rows = 0;
+  for (std::string line; std::getline(pred, line); ++rows) {
+    right += line == std::to_string(rows % 3);
+  }
+  EXPECT_EQ(rows, 90);
+  EXPECT_GE(right, 85);
+}
+
+TEST(TrainerTest, ExtraInputErrors) {
+  const std::string dir = NewTestDir("extra_errors");
+  const std::string config = ExtraInputConfig(dir);
+  auto error_of = [&](const std::string& text,
+                      const std::vector<std::string>& overrides) {
+    try {
+      RunTrainer(dir, text, overrides);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << "no ConfigError";
+    return std::string();
+  };
+  const std::string wrong_shape =
+      error_of(config, {"extra_data_shape[1]=1,1,4"});
+  EXPECT_NE(wrong_shape.find("command line: argument 2: extra input 1 of data "
+                             "train is (10,1,1,3) per batch"),
+            std::string::npos)
+      << wrong_shape;
+  std::string csv = BlobsConfig(dir);
+  csv = "extra_data_num = 1\n" + csv;
+  const std::string no_extras = error_of(csv, {});
+  EXPECT_NE(no_extras.find("net.conf:1: extra_data_num = 1 but data train "
+                           "gives 0 extra inputs per instance; extra inputs "
+                           "come from iter = binary"),
+            std::string::npos)
+      << no_extras;
+  std::string unread = config;
+  unread.replace(0, unread.find("data = train"), "");
+  unread = absl::StrReplaceAll(
+      unread, {{"layer[in,in_1->x] = concat", "layer[in->x] = sigmoid"}});
+  const std::string unread_error = error_of(unread, {});
+  EXPECT_NE(unread_error.find("data train gives 1 extra inputs per instance; "
+                              "set extra_data_num = 1"),
+            std::string::npos)
+      << unread_error;
+  EXPECT_NE(error_of(config, {"extra_data_shape[2]=1,1,3"})
+                .find("expected extra_data_shape[I] with I in 1..1 "
+                      "(extra_data_num), for node in_I"),
+            std::string::npos);
+  EXPECT_NE(error_of(config, {"extra_data_shape[1]=1,3"})
+                .find("expected the shape of node in_1 as "
+                      "channel,height,width"),
+            std::string::npos);
+}
+
+// Blobs with two label columns, the class and (class + 1) % 3, learnt by
+// two heads that each read one column (label_vec) and are each scored by a
+// metric[FIELD,NODE] line.
+std::string TwoHeadConfig(const std::string& dir) {
+  std::string config = BlobsConfig(dir);
+  for (const char* name : {"/train.csv", "/test.csv"}) {
+    std::ifstream in(dir + name);
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+      const int label = line[0] - '0';
+      text += line.substr(0, 1) + "," + std::to_string((label + 1) % 3) +
+              line.substr(1) + "\n";
+    }
+    testing::WriteText(dir + name, text);
+  }
+  config = absl::StrReplaceAll(config, {{"  silent = 1\niter = end",
+                                         "  silent = 1\n  label_width = 2\n"
+                                         "iter = end"}});
+  const size_t begin = config.find("layer[in->h]");
+  const size_t end = config.find("netconfig = end");
+  config.replace(begin, end - begin,
+                 "layer[in->h] = fullc:fc1\n"
+                 "  nhidden = 16\n"
+                 "layer[h->h] = relu\n"
+                 "layer[h->h1,h2] = split\n"
+                 "layer[h1->first] = fullc:head1\n"
+                 "  nhidden = 3\n"
+                 "layer[first->first] = softmax\n"
+                 "  target = class\n"
+                 "layer[h2->second] = fullc:head2\n"
+                 "  nhidden = 3\n"
+                 "layer[second->second] = softmax\n"
+                 "  target = next\n");
+  config = absl::StrReplaceAll(
+      config, {{"metric = error\nmetric = logloss\n",
+                "label_vec[0,1) = class\nlabel_vec[1,2) = next\n"
+                "metric[class,first] = error\nmetric[next,second] = error\n"
+                "metric[next] = logloss\n"}});
+  return config;
+}
+
+TEST(TrainerTest, MetricsOfLabelFieldsAndNodes) {
+  const std::string dir = NewTestDir("fields");
+  const std::string out = RunTrainer(dir, TwoHeadConfig(dir), {});
+  EXPECT_NE(out.find("\ttrain-error[class]:"), std::string::npos) << out;
+  EXPECT_LE(LastMetric(out, "test-error[class]"), 0.05) << out;
+  // metric[next] reads the net's output: the second head's, the last.
+  const double logloss = LastMetric(out, "test-logloss[next]");
+  EXPECT_GE(logloss, 0.0) << out;
+  EXPECT_LE(logloss, 0.3) << out;
+  std::ifstream csv(dir + "/models/metrics.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header,
+            "round,elapsed_s,images_per_s,train-error[class],train-error[next],"
+            "train-logloss[next],test-error[class],test-error[next],"
+            "test-logloss[next]");
+}
+
+TEST(TrainerTest, MetricLineErrors) {
+  const std::string dir = NewTestDir("metric_errors");
+  const std::string config = TwoHeadConfig(dir);
+  auto error_of = [&](const std::string& line) {
+    try {
+      RunTrainer(dir, config + line + "\n", {});
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << "no ConfigError for " << line;
+    return std::string();
+  };
+  const std::string line =
+      absl::StrCat(dir, "/net.conf:",
+                   std::count(config.begin(), config.end(), '\n') + 1, ": ");
+  EXPECT_EQ(error_of("metric[class,secnd] = rmse"),
+            line +
+                "metric 'rmse': the net has no node 'secnd'; did you mean "
+                "'second'? Nodes: in, h, h1, h2, first, second");
+  EXPECT_EQ(error_of("metric[clas,first] = rmse"),
+            line +
+                "metric 'rmse': no label field 'clas'; did you mean "
+                "'class'? Fields: label, class, next (name more with "
+                "label_vec[BEGIN,END) = NAME)");
+  EXPECT_EQ(error_of("metric[class,first,x] = rmse"),
+            line +
+                "key 'metric[class,first,x]': expected metric[FIELD,NODE] "
+                "(a label field and a node of the net) or metric[FIELD]");
+  EXPECT_EQ(error_of("metric[class,h2] = eror"),
+            line +
+                "unknown metric 'eror'; did you mean 'error'? Known "
+                "metrics: error, logloss, rec@k, rmse");
+  EXPECT_NE(error_of("metric[class,h2] = error")
+                .find("metric 'error' of label field 'class' is already "
+                      "asked for at line"),
+            std::string::npos);
+  EXPECT_EQ(error_of("label_vec[0,3) = wide"),
+            line +
+                "label field 'wide' is columns 0 to 2, but the data has 2 "
+                "label columns (label_width)");
+  EXPECT_EQ(error_of("label_vec[2,1) = x"),
+            line +
+                "key 'label_vec[2,1)': expected label_vec[BEGIN,END) with "
+                "label columns 0 <= BEGIN < END, e.g. label_vec[1,3)");
+  EXPECT_NE(error_of("metrc[class,first] = error")
+                .find("unknown key 'metrc[class,first]' in the global "
+                      "settings; did you mean 'metric[class,first]'?"),
+            std::string::npos);
 }
 
 TEST(TrainerTest, NonFiniteLossNamesTheLayer) {

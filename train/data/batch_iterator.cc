@@ -55,7 +55,7 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
   if (param_.shuffle) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
   const Shape<3> out = transform_.output_shape();
   batch_.Resize(Shape4(batch.batch_size, out[0], out[1], out[2]),
-                dataset_->label_width());
+                dataset_->label_width(), dataset_->extra_shapes());
   if (!param_.silent) {
     std::cerr << absl::StrFormat(
         "data: %s: %d instances, batch %d,%d,%d,%d, shuffle=%d, "
@@ -66,6 +66,12 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
 }
 
 Shape<4> BatchIterator::data_shape() const { return batch_.data.shape_; }
+
+std::vector<Shape<4>> BatchIterator::extra_data_shapes() const {
+  std::vector<Shape<4>> shapes;
+  for (const auto& extra : batch_.extra_data) shapes.push_back(extra.shape_);
+  return shapes;
+}
 
 void BatchIterator::Restart() {
   if (param_.shuffle && order_used_) {
@@ -90,6 +96,13 @@ void BatchIterator::FillRow(index_t row) {
   order_used_ = true;
   dataset_->Read(index, instance_.FlatTo1D(), batch_.label[row]);
   transform_.Apply(instance_, batch_.data[row]);
+  if (!batch_.extra_data.empty()) {
+    extra_rows_.clear();
+    for (auto& extra : batch_.extra_data) {
+      extra_rows_.push_back(extra[row].FlatTo1D());
+    }
+    dataset_->ReadExtras(index, extra_rows_);
+  }
   batch_.inst_index[row] = index + param_.index_offset;
 }
 
@@ -110,6 +123,7 @@ bool BatchIterator::Next() {
       for (; row < size; ++row) {
         batch_.data[row] = 0.0f;
         batch_.label[row] = 0.0f;
+        for (auto& extra : batch_.extra_data) extra[row] = 0.0f;
         batch_.inst_index[row] = kPaddingIndex;
       }
     }

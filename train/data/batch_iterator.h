@@ -87,6 +87,8 @@ class BatchIterator : public DataIterator {
   const DataBatch& Value() const override;
   Shape<4> data_shape() const override;
   index_t label_width() const override { return dataset_->label_width(); }
+  // The dataset's extra inputs, never augmented; zeros in padding rows.
+  std::vector<Shape<4>> extra_data_shapes() const override;
 
   const Dataset& dataset() const { return *dataset_; }
 
@@ -110,6 +112,8 @@ class BatchIterator : public DataIterator {
   bool has_value_ = false;
   DataBatch batch_;
   TensorContainer<cpu, 3, float> instance_;
+  // Views of one row of every extra input, for Dataset::ReadExtras.
+  std::vector<Tensor<cpu, 1, float>> extra_rows_;
 };
 
 }  // namespace train

@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "train/data/binary_format.h"
 #include "train/data/data_error.h"
 #include "train/data/data_test_util.h"
 #include "train/data/dataset.h"
@@ -215,6 +216,48 @@ TEST(BatchIteratorTest, Errors) {
   EXPECT_FALSE(it->Next());
   EXPECT_THAT(DataErrorOf([&] { it->Value(); }),
               HasSubstr("Value() called without a batch"));
+}
+
+TEST(BatchIteratorTest, ExtraInputsFollowTheirInstances) {
+  TestRng rng;
+  const int count = rng.Int(5, 23);
+  const index_t width = rng.Int(1, 4);
+  const std::string path = data_test::NewTempDir() + "/extra.umbra";
+  {
+    BinaryDatasetWriter writer(path, Shape3(1, 3, 3), 1, BinaryDtype::kFloat32,
+                               {Shape3(1, 1, width)});
+    TensorContainer<cpu, 1, float> x(Shape1(9)), e(Shape1(width));
+    for (int i = 0; i < count; ++i) {
+      x = float(i);
+      for (index_t j = 0; j < width; ++j) e[j] = i * 10.0f + j + 1;
+      writer.Append(x, {float(i)}, {e});
+    }
+    writer.Finish();
+  }
+  BatchIteratorParam batch;
+  batch.Init({{"batch_size", "4"},
+              {"shuffle", "1"},
+              {"seed", std::to_string(rng.Int(0, 1000))}});
+  AugmentIteratorParam augment;
+  augment.Init({{"input_shape", "1,2,2"}, {"rand_crop", "1"}});
+  BatchIterator it(OpenBinaryDataset(path), batch, augment);
+  ASSERT_EQ(it.extra_data_shapes(),
+            (std::vector<Shape<4>>{Shape4(4, 1, 1, width)}));
+  std::set<index_t> seen;
+  for (const DataBatch& b : ReadPass(&it)) {
+    ASSERT_EQ(b.extra_data.size(), 1u);
+    for (index_t r = 0; r < b.batch_size; ++r) {
+      const index_t i = b.inst_index[r];
+      for (index_t j = 0; j < width; ++j) {
+        // Not cropped, and zero in padding rows.
+        EXPECT_EQ(b.extra_data[0][r][0][0][j],
+                  i == kPaddingIndex ? 0.0f : i * 10.0f + j + 1)
+            << "row " << r << " instance " << i;
+      }
+      if (i != kPaddingIndex) seen.insert(i);
+    }
+  }
+  EXPECT_EQ(seen.size(), static_cast<size_t>(count));
 }
 
 }  // namespace

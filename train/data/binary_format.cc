@@ -71,31 +71,130 @@ class ScopedFd {
   int fd_;
 };
 
+// The number of elements of every extra input together.
+index_t ExtraElements(const std::vector<Shape<3>>& shapes) {
+  index_t total = 0;
+  for (const Shape<3>& shape : shapes) total += shape.Size();
+  return total;
+}
+
+// Reads the extra input shapes of a version 2 header (after the first
+// kBinaryHeaderSize bytes) of a file of `file_size` bytes; sets the whole
+// header's size and the elements of all extra inputs together. Nothing is
+// allocated before the count is checked against the file's size.
+std::vector<Shape<3>> ReadExtraShapes(int fd, const std::string& path,
+                                      std::uint64_t file_size,
+                                      std::uint64_t* header_size,
+                                      std::uint64_t* extra_elements) {
+  unsigned char count_bytes[4];
+  if (file_size < kBinaryHeaderSize + 4 ||
+      pread(fd, count_bytes, 4, kBinaryHeaderSize) != 4) {
+    throw DataError(absl::StrFormat(
+        "'%s': truncated header: %d bytes, a version 2 header needs at least "
+        "%d",
+        path, file_size, kBinaryHeaderSize + 4));
+  }
+  const std::uint64_t count = GetUint32(count_bytes);
+  *header_size = kBinaryHeaderSize + 4 + 12 * count;
+  if (count == 0 || *header_size > file_size) {
+    throw DataError(absl::StrFormat(
+        "'%s': the header claims %d extra inputs, %s", path, count,
+        count == 0 ? "expected at least 1 in a version 2 file"
+                   : absl::StrFormat("whose shapes need a %d-byte header; the "
+                                     "file has %d bytes",
+                                     *header_size, file_size)));
+  }
+  std::vector<unsigned char> bytes(12 * count);
+  if (pread(fd, bytes.data(), bytes.size(), kBinaryHeaderSize + 4) !=
+      static_cast<ssize_t>(bytes.size())) {
+    throw DataError(
+        absl::StrCat("'", path, "': cannot read the extra input shapes"));
+  }
+  std::vector<Shape<3>> shapes;
+  *extra_elements = 0;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const std::uint64_t dims[3] = {GetUint32(&bytes[12 * k]),
+                                   GetUint32(&bytes[12 * k + 4]),
+                                   GetUint32(&bytes[12 * k + 8])};
+    // Every dimension is below 2^32, so no product below overflows; a
+    // record holds 4 bytes per element, so more elements than the file has
+    // bytes cannot be right.
+    const std::uint64_t plane = dims[0] * dims[1];
+    const std::uint64_t elements = plane > file_size ? 0 : plane * dims[2];
+    if (elements == 0 || elements > file_size ||
+        *extra_elements + elements > file_size) {
+      throw DataError(absl::StrFormat(
+          "'%s': extra input %d has shape (%d,%d,%d); expected positive "
+          "dimensions whose records fit in the file's %d bytes",
+          path, k + 1, dims[0], dims[1], dims[2], file_size));
+    }
+    *extra_elements += elements;
+    shapes.push_back(Shape3(dims[0], dims[1], dims[2]));
+  }
+  return shapes;
+}
+
 class BinaryFileDataset : public Dataset {
  public:
-  // Takes ownership of `fd`.
+  // Takes ownership of `fd`. Records start at `header_size`.
   BinaryFileDataset(std::string path, int fd, const Shape<3>& shape,
-                    index_t label_width, BinaryDtype dtype, index_t count)
+                    index_t label_width, BinaryDtype dtype,
+                    std::vector<Shape<3>> extra_shapes, std::size_t header_size,
+                    index_t count)
       : path_(std::move(path)),
         fd_(fd),
         shape_(shape),
         label_width_(label_width),
         dtype_(dtype),
+        extra_shapes_(std::move(extra_shapes)),
+        header_size_(header_size),
         count_(count),
-        record_(shape.Size() * DtypeSize(dtype) + label_width * 4) {}
+        data_bytes_(shape.Size() * DtypeSize(dtype)),
+        extra_bytes_(ExtraElements(extra_shapes_) * 4),
+        record_(data_bytes_ + extra_bytes_ + label_width * 4) {}
   ~BinaryFileDataset() override { close(fd_); }
 
   index_t size() const override { return count_; }
   Shape<3> instance_shape() const override { return shape_; }
   index_t label_width() const override { return label_width_; }
+  std::vector<Shape<3>> extra_shapes() const override { return extra_shapes_; }
   std::string Describe() const override {
     return absl::StrCat("binary '", path_, "'");
   }
 
   void Read(index_t index, Tensor<cpu, 1, float> data,
             Tensor<cpu, 1, float> label) override {
+    ReadRecord(index);
+    const index_t elements = shape_.Size();
+    if (dtype_ == BinaryDtype::kUint8) {
+      for (index_t i = 0; i < elements; ++i) data.dptr_[i] = record_[i];
+    } else {
+      std::memcpy(data.dptr_, record_.data(), data_bytes_);
+    }
+    std::memcpy(label.dptr_, record_.data() + data_bytes_ + extra_bytes_,
+                label_width_ * 4);
+  }
+
+  void ReadExtras(index_t index,
+                  const std::vector<Tensor<cpu, 1, float>>& extras) override {
+    if (index != record_index_) ReadRecord(index);
+    std::size_t offset = data_bytes_;
+    for (std::size_t k = 0; k < extra_shapes_.size(); ++k) {
+      const std::size_t bytes = extra_shapes_[k].Size() * 4;
+      std::memcpy(extras[k].dptr_, record_.data() + offset, bytes);
+      offset += bytes;
+    }
+  }
+
+  BinaryFileDataset(const BinaryFileDataset&) = delete;
+  BinaryFileDataset& operator=(const BinaryFileDataset&) = delete;
+
+ private:
+  // Reads record `index` into record_.
+  void ReadRecord(index_t index) {
+    record_index_ = -1;
     const off_t offset =
-        kBinaryHeaderSize + static_cast<off_t>(index) * record_.size();
+        header_size_ + static_cast<off_t>(index) * record_.size();
     std::size_t done = 0;
     while (done < record_.size()) {
       const ssize_t n = pread(fd_, record_.data() + done, record_.size() - done,
@@ -110,39 +209,36 @@ class BinaryFileDataset : public Dataset {
       }
       done += n;
     }
-    const index_t elements = shape_.Size();
-    if (dtype_ == BinaryDtype::kUint8) {
-      for (index_t i = 0; i < elements; ++i) data.dptr_[i] = record_[i];
-    } else {
-      std::memcpy(data.dptr_, record_.data(), elements * 4);
-    }
-    std::memcpy(label.dptr_, record_.data() + elements * DtypeSize(dtype_),
-                label_width_ * 4);
+    record_index_ = index;
   }
 
-  BinaryFileDataset(const BinaryFileDataset&) = delete;
-  BinaryFileDataset& operator=(const BinaryFileDataset&) = delete;
-
- private:
   std::string path_;
   int fd_;
   Shape<3> shape_;
   index_t label_width_;
   BinaryDtype dtype_;
+  std::vector<Shape<3>> extra_shapes_;
+  std::size_t header_size_;
   index_t count_;
+  std::size_t data_bytes_;
+  std::size_t extra_bytes_;
   std::vector<unsigned char> record_;
+  // The record record_ holds, or -1.
+  index_t record_index_ = -1;
 };
 
 }  // namespace
 
 BinaryDatasetWriter::BinaryDatasetWriter(std::string path,
                                          const Shape<3>& instance_shape,
-                                         index_t label_width, BinaryDtype dtype)
+                                         index_t label_width, BinaryDtype dtype,
+                                         std::vector<Shape<3>> extra_shapes)
     : path_(std::move(path)),
       temp_path_(path_ + ".tmp"),
       shape_(instance_shape),
       label_width_(label_width),
-      dtype_(dtype) {
+      dtype_(dtype),
+      extra_shapes_(std::move(extra_shapes)) {
   if (instance_shape.Size() <= 0 || label_width <= 0) {
     throw DataError(absl::StrFormat(
         "binary writer '%s': the instance shape (%d,%d,%d) and label_width "
@@ -150,22 +246,42 @@ BinaryDatasetWriter::BinaryDatasetWriter(std::string path,
         path_, instance_shape[0], instance_shape[1], instance_shape[2],
         label_width));
   }
+  for (const Shape<3>& extra : extra_shapes_) {
+    if (extra.Size() <= 0) {
+      throw DataError(absl::StrFormat(
+          "binary writer '%s': the extra input shape (%d,%d,%d) must be "
+          "positive",
+          path_, extra[0], extra[1], extra[2]));
+    }
+  }
   file_ = std::fopen(temp_path_.c_str(), "wb");
   if (file_ == nullptr) {
     throw DataError(absl::StrCat("binary writer: cannot create '", temp_path_,
                                  "': ", std::strerror(errno)));
   }
-  unsigned char header[kBinaryHeaderSize] = {};
-  std::memcpy(header, kBinaryMagic, 8);
-  PutUint32(header + 8, kBinaryVersion);
-  PutUint32(header + 12, static_cast<std::uint32_t>(dtype));
-  PutUint32(header + 16, instance_shape[0]);
-  PutUint32(header + 20, instance_shape[1]);
-  PutUint32(header + 24, instance_shape[2]);
-  PutUint32(header + 28, label_width);
-  PutUint64(header + 32, 0);  // the count, written by Finish()
-  WriteBytes(header, sizeof(header));
-  record_.resize(instance_shape.Size() * DtypeSize(dtype) + label_width * 4);
+  std::vector<unsigned char> header(
+      kBinaryHeaderSize +
+      (extra_shapes_.empty() ? 0 : 4 + 12 * extra_shapes_.size()));
+  std::memcpy(header.data(), kBinaryMagic, 8);
+  PutUint32(header.data() + 8,
+            extra_shapes_.empty() ? kBinaryVersion : kBinaryVersionExtra);
+  PutUint32(header.data() + 12, static_cast<std::uint32_t>(dtype));
+  PutUint32(header.data() + 16, instance_shape[0]);
+  PutUint32(header.data() + 20, instance_shape[1]);
+  PutUint32(header.data() + 24, instance_shape[2]);
+  PutUint32(header.data() + 28, label_width);
+  PutUint64(header.data() + 32, 0);  // the count, written by Finish()
+  if (!extra_shapes_.empty()) {
+    PutUint32(header.data() + 40, extra_shapes_.size());
+    for (std::size_t k = 0; k < extra_shapes_.size(); ++k) {
+      for (int d = 0; d < 3; ++d) {
+        PutUint32(header.data() + 44 + 12 * k + 4 * d, extra_shapes_[k][d]);
+      }
+    }
+  }
+  WriteBytes(header.data(), header.size());
+  record_.resize(instance_shape.Size() * DtypeSize(dtype) +
+                 ExtraElements(extra_shapes_) * 4 + label_width * 4);
 }
 
 BinaryDatasetWriter::~BinaryDatasetWriter() {
@@ -185,8 +301,9 @@ void BinaryDatasetWriter::WriteBytes(const void* bytes, std::size_t size) {
   }
 }
 
-void BinaryDatasetWriter::Append(Tensor<cpu, 1, float> data,
-                                 const std::vector<float>& label) {
+void BinaryDatasetWriter::Append(
+    Tensor<cpu, 1, float> data, const std::vector<float>& label,
+    const std::vector<Tensor<cpu, 1, float>>& extras) {
   const index_t elements = shape_.Size();
   if (data.size(0) != elements ||
       static_cast<index_t>(label.size()) != label_width_) {
@@ -194,6 +311,11 @@ void BinaryDatasetWriter::Append(Tensor<cpu, 1, float> data,
         "binary writer '%s': record %d has %d data and %d label values, "
         "expected %d and %d",
         path_, count_, data.size(0), label.size(), elements, label_width_));
+  }
+  if (extras.size() != extra_shapes_.size()) {
+    throw DataError(absl::StrFormat(
+        "binary writer '%s': record %d has %d extra inputs, expected %d", path_,
+        count_, extras.size(), extra_shapes_.size()));
   }
   if (dtype_ == BinaryDtype::kUint8) {
     for (index_t i = 0; i < elements; ++i) {
@@ -209,8 +331,19 @@ void BinaryDatasetWriter::Append(Tensor<cpu, 1, float> data,
   } else {
     std::memcpy(record_.data(), data.dptr_, elements * 4);
   }
-  std::memcpy(record_.data() + elements * DtypeSize(dtype_), label.data(),
-              label_width_ * 4);
+  std::size_t offset = elements * DtypeSize(dtype_);
+  for (std::size_t k = 0; k < extras.size(); ++k) {
+    if (extras[k].size(0) != extra_shapes_[k].Size()) {
+      throw DataError(absl::StrFormat(
+          "binary writer '%s': record %d, extra input %d has %d values, "
+          "expected %d",
+          path_, count_, k + 1, extras[k].size(0), extra_shapes_[k].Size()));
+    }
+    std::memcpy(record_.data() + offset, extras[k].dptr_,
+                extras[k].size(0) * 4);
+    offset += extras[k].size(0) * 4;
+  }
+  std::memcpy(record_.data() + offset, label.data(), label_width_ * 4);
   WriteBytes(record_.data(), record_.size());
   ++count_;
 }
@@ -261,10 +394,10 @@ std::unique_ptr<Dataset> OpenBinaryDataset(const std::string& path) {
                                  "(not an umbra binary data file)"));
   }
   const std::uint32_t version = GetUint32(header + 8);
-  if (version != kBinaryVersion) {
-    throw DataError(
-        absl::StrFormat("'%s': format version %d, this reader knows version %d",
-                        path, version, kBinaryVersion));
+  if (version != kBinaryVersion && version != kBinaryVersionExtra) {
+    throw DataError(absl::StrFormat(
+        "'%s': format version %d, this reader knows versions %d and %d", path,
+        version, kBinaryVersion, kBinaryVersionExtra));
   }
   const std::uint32_t dtype_code = GetUint32(header + 12);
   if (dtype_code != static_cast<std::uint32_t>(BinaryDtype::kUint8) &&
@@ -278,7 +411,14 @@ std::unique_ptr<Dataset> OpenBinaryDataset(const std::string& path) {
                                  GetUint32(header + 24),
                                  GetUint32(header + 28)};
   const std::uint64_t count = GetUint64(header + 32);
-  const std::uint64_t available = file_size - kBinaryHeaderSize;
+  std::vector<Shape<3>> extra_shapes;
+  std::uint64_t extra_elements = 0;
+  std::uint64_t header_size = kBinaryHeaderSize;
+  if (version == kBinaryVersionExtra) {
+    extra_shapes = ReadExtraShapes(fd.get(), path, file_size, &header_size,
+                                   &extra_elements);
+  }
+  const std::uint64_t available = file_size - header_size;
   for (int i = 0; i < 4; ++i) {
     if (dims[i] == 0) {
       throw DataError(absl::StrFormat(
@@ -297,14 +437,19 @@ std::unique_ptr<Dataset> OpenBinaryDataset(const std::string& path) {
   };
   const std::uint64_t elements = multiply(multiply(dims[0], dims[1]), dims[2]);
   const std::uint64_t data_bytes = multiply(elements, DtypeSize(dtype));
-  const std::uint64_t record = data_bytes + dims[3] * 4;
+  const std::uint64_t record =
+      data_bytes + multiply(extra_elements + dims[3], 4);
   if (record < data_bytes) overflow = true;
   const std::uint64_t needed = multiply(record, count);
   if (overflow || needed != available) {
     throw DataError(absl::StrFormat(
         "'%s': the header claims %d records of shape (%d,%d,%d) with %d "
-        "labels, which need %s bytes after the header; the file has %d (%s)",
+        "labels%s, which need %s bytes after the header; the file has %d "
+        "(%s)",
         path, count, dims[0], dims[1], dims[2], dims[3],
+        extra_shapes.empty()
+            ? std::string()
+            : absl::StrFormat(" and %d extra values", extra_elements),
         overflow ? "more than 2^64" : std::to_string(needed), available,
         overflow || needed > available ? "truncated file or corrupt header"
                                        : "trailing bytes"));
@@ -312,9 +457,9 @@ std::unique_ptr<Dataset> OpenBinaryDataset(const std::string& path) {
   if (count == 0) {
     throw DataError(absl::StrCat("'", path, "' holds no records"));
   }
-  return std::make_unique<BinaryFileDataset>(path, fd.release(),
-                                             Shape3(dims[0], dims[1], dims[2]),
-                                             dims[3], dtype, count);
+  return std::make_unique<BinaryFileDataset>(
+      path, fd.release(), Shape3(dims[0], dims[1], dims[2]), dims[3], dtype,
+      std::move(extra_shapes), header_size, count);
 }
 
 }  // namespace train

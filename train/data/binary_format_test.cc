@@ -90,6 +90,98 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, BinaryFormatTest,
                                                                     : "float32";
                          });
 
+TEST(BinaryExtraInputsTest, RoundTripRandomRecords) {
+  TestRng rng;
+  const std::vector<Shape<3>> extras = {
+      Shape3(1, 1, rng.Int(1, 5)), Shape3(rng.Int(1, 2), rng.Int(1, 3), 2)};
+  const Shape<3> shape = Shape3(1, rng.Int(1, 4), rng.Int(1, 4));
+  const int count = rng.Int(1, 12);
+  const std::string path = NewTempDir() + "/extra.umbra";
+  std::vector<std::vector<TensorContainer<cpu, 1, float>>> values(count);
+  {
+    BinaryDatasetWriter writer(path, shape, 2, BinaryDtype::kUint8, extras);
+    for (int i = 0; i < count; ++i) {
+      values[i].emplace_back(Shape1(shape.Size()));
+      for (index_t j = 0; j < shape.Size(); ++j) {
+        values[i][0][j] = rng.Int(0, 255);
+      }
+      for (const Shape<3>& extra : extras) {
+        values[i].emplace_back(Shape1(extra.Size()));
+        for (index_t j = 0; j < extra.Size(); ++j) {
+          values[i].back()[j] = rng.Uniform(-5, 5);
+        }
+      }
+      writer.Append(values[i][0], {float(i), -float(i)},
+                    {values[i][1], values[i][2]});
+    }
+    writer.Finish();
+  }
+  const std::size_t record =
+      shape.Size() + 4 * (extras[0].Size() + extras[1].Size()) + 4 * 2;
+  EXPECT_EQ(ReadBytes(path).size(), 40 + 4 + 12 * 2 + count * record);
+
+  std::unique_ptr<Dataset> set = OpenBinaryDataset(path);
+  ASSERT_EQ(set->size(), count);
+  ASSERT_EQ(set->extra_shapes(), extras);
+  TensorContainer<cpu, 1, float> x(Shape1(shape.Size())), y(Shape1(2));
+  TensorContainer<cpu, 1, float> e0(Shape1(extras[0].Size()));
+  TensorContainer<cpu, 1, float> e1(Shape1(extras[1].Size()));
+  for (int i = count - 1; i >= 0; --i) {
+    set->Read(i, x, y);
+    // Extras of another record than the last read are read as well.
+    const int other = (i + 1) % count;
+    set->ReadExtras(other, {e0, e1});
+    for (index_t j = 0; j < e0.size(0); ++j) {
+      ASSERT_EQ(e0[j], values[other][1][j]) << "record " << other;
+    }
+    set->Read(i, x, y);
+    set->ReadExtras(i, {e0, e1});
+    EXPECT_EQ(y[0], float(i));
+    EXPECT_EQ(y[1], -float(i));
+    for (index_t j = 0; j < x.size(0); ++j) ASSERT_EQ(x[j], values[i][0][j]);
+    for (index_t j = 0; j < e0.size(0); ++j) ASSERT_EQ(e0[j], values[i][1][j]);
+    for (index_t j = 0; j < e1.size(0); ++j) ASSERT_EQ(e1[j], values[i][2][j]);
+  }
+}
+
+TEST(BinaryExtraInputsTest, BadExtraHeaders) {
+  const std::string dir = NewTempDir();
+  const std::string path = dir + "/extra.umbra";
+  {
+    BinaryDatasetWriter writer(path, Shape3(1, 1, 1), 1, BinaryDtype::kFloat32,
+                               {Shape3(1, 1, 2)});
+    TensorContainer<cpu, 1, float> x(Shape1(1), 1.0f), e(Shape1(2), 2.0f);
+    EXPECT_THAT(DataErrorOf([&] { writer.Append(x, {0.0f}); }),
+                HasSubstr("record 0 has 0 extra inputs, expected 1"));
+    TensorContainer<cpu, 1, float> wrong(Shape1(3), 2.0f);
+    EXPECT_THAT(DataErrorOf([&] { writer.Append(x, {0.0f}, {wrong}); }),
+                HasSubstr("extra input 1 has 3 values, expected 2"));
+    writer.Append(x, {0.0f}, {e});
+    writer.Finish();
+  }
+  const std::string good = ReadBytes(path);
+  ASSERT_EQ(good.size(), 56u + 4 * (1 + 2 + 1));
+  auto open_error = [&](std::size_t offset, std::uint32_t value) {
+    std::string bytes = good;
+    std::memcpy(bytes.data() + offset, &value, 4);
+    WriteFile(dir + "/bad.umbra", bytes);
+    return DataErrorOf([&] { OpenBinaryDataset(dir + "/bad.umbra"); });
+  };
+  EXPECT_THAT(open_error(40, 0),
+              HasSubstr("claims 0 extra inputs, expected at least 1"));
+  EXPECT_THAT(open_error(40, 0xffffffffu),
+              HasSubstr("claims 4294967295 extra inputs, whose shapes need a "
+                        "51539607584-byte header; the file has 72 bytes"));
+  EXPECT_THAT(open_error(48, 0), HasSubstr("extra input 1 has shape (1,0,2)"));
+  EXPECT_THAT(open_error(44, 0xffffffffu),
+              HasSubstr("extra input 1 has shape (4294967295,1,2); expected "
+                        "positive dimensions whose records fit in the file's "
+                        "72 bytes"));
+  EXPECT_THAT(open_error(52, 3),
+              HasSubstr("with 1 labels and 3 extra values, which need 20 "
+                        "bytes after the header; the file has 16"));
+}
+
 class BinaryErrorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -125,9 +217,10 @@ TEST_F(BinaryErrorTest, GoodFileOpens) {
 TEST_F(BinaryErrorTest, HeaderFields) {
   EXPECT_THAT(OpenError("XMBRADAT" + good_.substr(8)),
               HasSubstr("bad magic number, expected \"UMBRADAT\""));
-  const std::uint32_t two = 2, nine = 9, zero = 0;
-  EXPECT_THAT(OpenError(WithField(8, &two, 4)),
-              HasSubstr("format version 2, this reader knows version 1"));
+  const std::uint32_t three = 3, nine = 9, zero = 0;
+  EXPECT_THAT(OpenError(WithField(8, &three, 4)),
+              HasSubstr("format version 3, this reader knows versions 1 and "
+                        "2"));
   EXPECT_THAT(OpenError(WithField(12, &nine, 4)),
               HasSubstr("unknown dtype 9, expected 1 (uint8) or 2 (float32)"));
   EXPECT_THAT(OpenError(WithField(20, &zero, 4)),

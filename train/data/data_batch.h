@@ -2,7 +2,9 @@
 // driven (cxxnet's DataBatch and IIterator<DataBatch>).
 //
 // A batch holds `batch_size` instances: data in (batch, channel, height,
-// width) layout and labels as (batch, label_width). When the data runs out in
+// width) layout, labels as (batch, label_width), and for a source with
+// extra inputs (cxxnet's extra data) one more (batch, channel, height,
+// width) tensor per extra input. When the data runs out in
 // the middle of a batch, the last `num_batch_padd` rows are padding: zeros
 // (index kPaddingIndex), or with round_batch the first instances of the next
 // pass. Trainers skip padded rows when they compute metrics.
@@ -23,8 +25,8 @@
 //   - Next() moves to the next batch and returns false at the end of a pass;
 //     Value() is then valid until the next Next() or BeforeFirst().
 //   - Value() before a successful Next() throws DataError.
-//   - Every batch of an iterator has the shape data_shape() and label_width()
-//     columns of labels.
+//   - Every batch of an iterator has the shape data_shape(), label_width()
+//     columns of labels, and extra inputs of extra_data_shapes().
 //   - Errors are DataError (or ParamError for settings); none is a crash.
 #ifndef UMBRA_TRAIN_DATA_DATA_BATCH_H_
 #define UMBRA_TRAIN_DATA_DATA_BATCH_H_
@@ -44,6 +46,9 @@ struct DataBatch {
   TensorContainer<cpu, 4, float> data;
   // (batch_size, label_width).
   TensorContainer<cpu, 2, float> label;
+  // One (batch_size, channel, height, width) tensor per extra input, fed to
+  // the net's nodes in_1, in_2, ...; empty for most sources.
+  std::vector<TensorContainer<cpu, 4, float>> extra_data;
   // Index of each row's instance in its data set (plus index_offset), or
   // kPaddingIndex.
   std::vector<index_t> inst_index;
@@ -52,9 +57,11 @@ struct DataBatch {
   // The last num_batch_padd rows are padding, not new instances.
   index_t num_batch_padd = 0;
 
-  // Resizes every member for `shape` (batch, channel, height, width) and
-  // `label_width`; the contents are unspecified afterwards.
-  void Resize(const Shape<4>& shape, index_t label_width);
+  // Resizes every member for `shape` (batch, channel, height, width),
+  // `label_width` and extra inputs of `extra_shapes` (channel, height,
+  // width); the contents are unspecified afterwards.
+  void Resize(const Shape<4>& shape, index_t label_width,
+              const std::vector<Shape<3>>& extra_shapes = {});
   // Makes this an equal copy of `other`, reusing the allocations.
   void CopyFrom(const DataBatch& other);
 };
@@ -73,6 +80,9 @@ class DataIterator {
   virtual Shape<4> data_shape() const = 0;
   // The number of label columns.
   virtual index_t label_width() const = 0;
+  // The shapes (batch, channel, height, width) of the batches' extra
+  // inputs, in order; empty when the data has none.
+  virtual std::vector<Shape<4>> extra_data_shapes() const = 0;
 };
 
 }  // namespace train

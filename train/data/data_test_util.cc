@@ -151,7 +151,8 @@ bool SameBatch(const DataBatch& a, const DataBatch& b,
                std::string* difference) {
   if (a.batch_size != b.batch_size || a.num_batch_padd != b.num_batch_padd ||
       a.inst_index != b.inst_index || a.data.shape_ != b.data.shape_ ||
-      a.label.shape_ != b.label.shape_) {
+      a.label.shape_ != b.label.shape_ ||
+      a.extra_data.size() != b.extra_data.size()) {
     *difference = "batch size, padding, indices or shapes differ";
     return false;
   }
@@ -167,6 +168,21 @@ bool SameBatch(const DataBatch& a, const DataBatch& b,
     if (p[i] != q[i]) {
       *difference = absl::StrCat("label ", i, ": ", p[i], " vs ", q[i]);
       return false;
+    }
+  }
+  for (size_t k = 0; k < a.extra_data.size(); ++k) {
+    if (a.extra_data[k].shape_ != b.extra_data[k].shape_) {
+      *difference = absl::StrCat("extra input ", k + 1, ": shapes differ");
+      return false;
+    }
+    const Tensor<cpu, 1, float> u = a.extra_data[k].FlatTo1D(),
+                                v = b.extra_data[k].FlatTo1D();
+    for (index_t i = 0; i < u.size(0); ++i) {
+      if (u[i] != v[i]) {
+        *difference = absl::StrCat("extra input ", k + 1, " element ", i, ": ",
+                                   u[i], " vs ", v[i]);
+        return false;
+      }
     }
   }
   return true;

@@ -11,14 +11,18 @@
 //   TensorContainer<cpu, 1, float> x(Shape1(784)), y(Shape1(1));
 //   set.Read(0, x, y);
 //
-// Contracts: instance_shape(), label_width() and size() do not change; Read
-// of an index in [0, size()) fills `data` (instance_shape().Size() floats)
-// and `label` (label_width() floats), or throws DataError (e.g. an I/O
-// error). Read is called from one thread at a time.
+// Contracts: instance_shape(), label_width(), extra_shapes() and size() do
+// not change; Read of an index in [0, size()) fills `data`
+// (instance_shape().Size() floats) and `label` (label_width() floats), or
+// throws DataError (e.g. an I/O error). A source with extra inputs (cxxnet's
+// extra data, fed to the net's nodes in_1, in_2, ...) lists their shapes in
+// extra_shapes() and fills them in ReadExtras. Read and ReadExtras are
+// called from one thread at a time.
 #ifndef UMBRA_TRAIN_DATA_DATASET_H_
 #define UMBRA_TRAIN_DATA_DATASET_H_
 
 #include <string>
+#include <vector>
 
 #include "tensor/tensor.h"
 
@@ -36,6 +40,14 @@ class Dataset {
   // right sizes).
   virtual void Read(index_t index, Tensor<cpu, 1, float> data,
                     Tensor<cpu, 1, float> label) = 0;
+  // The shapes (channel, height, width) of the extra inputs each instance
+  // carries, in order; none unless the source stores them.
+  virtual std::vector<Shape<3>> extra_shapes() const { return {}; }
+  // Copies the extra inputs of instance `index` into `extras`, one
+  // contiguous view per extra_shapes() entry. Only called when there are
+  // extra inputs.
+  virtual void ReadExtras(index_t index,
+                          const std::vector<Tensor<cpu, 1, float>>& extras) {}
   // What the data is, for messages: e.g. "mnist 'train-images.gz'".
   virtual std::string Describe() const = 0;
 };

@@ -61,6 +61,9 @@ class ThreadBufferIterator : public DataIterator {
   const DataBatch& Value() const override;
   Shape<4> data_shape() const override { return base_->data_shape(); }
   index_t label_width() const override { return base_->label_width(); }
+  std::vector<Shape<4>> extra_data_shapes() const override {
+    return base_->extra_data_shapes();
+  }
 
  private:
   void Produce();

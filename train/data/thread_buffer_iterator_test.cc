@@ -57,6 +57,7 @@ class CountingIterator : public DataIterator {
   const DataBatch& Value() const override { return batch_; }
   Shape<4> data_shape() const override { return batch_.data.shape_; }
   index_t label_width() const override { return 1; }
+  std::vector<Shape<4>> extra_data_shapes() const override { return {}; }
 
   std::atomic<int> before_first_calls{0};
 
