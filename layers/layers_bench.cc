@@ -127,6 +127,12 @@ void Synchronize() {
 
 template <typename xpu>
 void RunCase(benchmark::State& state, const BenchCase& c) {
+#ifdef UMBRA_USE_CUDA
+  if (!xpu::kDevCPU && GpuDeviceCount() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+#endif
   StandaloneLayer<xpu, float> net(c.type, c.kwargs, c.inputs, c.num_outputs);
   std::mt19937 engine(1);
   for (size_t i = 0; i < net.num_in(); ++i) {
