@@ -1,6 +1,7 @@
 #include "tensor/threads.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -49,10 +50,12 @@ class ThreadPool {
     }
     work_cv_.notify_all();
     DoTasks();
-    std::unique_lock<std::mutex> lock(mu_);
     // Also wait for every worker that joined this job to leave it, so that no
     // straggler can claim a task index of the next job.
-    done_cv_.wait(lock, [this] { return pending_ == 0 && active_ == 0; });
+    auto job_done = [this] { return pending_ == 0 && active_ == 0; };
+    SpinUntil(job_done);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_cv_.wait(lock, job_done);
     task_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
@@ -79,6 +82,7 @@ class ThreadPool {
       seen = generation_;
     }
     while (true) {
+      SpinUntil([&] { return generation_ != seen; });
       {
         std::unique_lock<std::mutex> lock(mu_);
         work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -94,6 +98,26 @@ class ThreadPool {
       if (--active_ == 0) done_cv_.notify_all();
     }
   }
+  // Polls `ready` for up to kSpinTime before the caller blocks on a
+  // condition variable: a training step runs many short parallel loops back
+  // to back, and waking a sleeping thread costs tens of microseconds, more
+  // than many of those loops take. Spinning threads pause between polls and
+  // give up after kSpinTime, so an idle pool sleeps.
+  template <typename Ready>
+  static void SpinUntil(const Ready& ready) {
+    constexpr auto kSpinTime = std::chrono::microseconds(200);
+    const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+    while (!ready()) {
+      for (int i = 0; i < 16; ++i) CpuRelax();
+      if (std::chrono::steady_clock::now() > deadline) return;
+    }
+  }
+  static void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+
   // Claims and runs tasks until none are left.
   void DoTasks() {
     int done = 0;
@@ -123,12 +147,14 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   int num_threads_ = 1;
   bool stop_ = false;
-  uint64_t generation_ = 0;
+  // Atomic so that spinning threads can poll them without mu_; written
+  // under mu_, so that condition-variable waits see every change.
+  std::atomic<uint64_t> generation_{0};
   const std::function<void(int)>* task_ = nullptr;
   int num_tasks_ = 0;
   std::atomic<int> next_{0};
-  int pending_ = 0;
-  int active_ = 0;  // workers inside DoTasks for the current job
+  std::atomic<int> pending_{0};
+  std::atomic<int> active_{0};  // workers inside DoTasks for the current job
   std::exception_ptr error_;
 };
 
