@@ -1,42 +1,29 @@
-// Builds the net a config describes without reading any data: the config
-// checks the trainer makes before it starts (every key, the trainer's
-// settings, the device, the metrics, the updater and its keys) and the net
-// for batches of `batch_size` instances of `input_shape`, both of which
-// the config (or an override) must then set. `check` and `time` use it.
+// The net a config describes, built without reading any data, for `check`
+// and `time`: train::BuildNetWithoutData on a config file and its
+// overrides, so the tools accept and refuse exactly what the trainer does.
 //
 // Example:
 //
 //   ConfigNet built = BuildConfigNet("mnist.conf", {"batch_size=32"});
 //   std::cout << built.net->Summary();
-//   for (auto& t : built.updater->StateTensors()) ...
+//   if (built.updater) for (auto& t : built.updater->StateTensors()) ...
 //
-// Contracts: throws what the trainer would for the same config
-// (ConfigError at file:line, naming the key) and a ConfigError for a
-// missing batch_size or input_shape that says how to set them. Leaves the
-// device set up (thread count) for the caller's passes. Weights are
-// initialised from the config's seed.
+// Contracts: as train::BuildNetWithoutData (train/net_setup.h): the
+// trainer's ConfigErrors at file:line, batch_size, input_shape and every
+// extra_data_shape[I] required, weights initialised from the config's
+// seed, the updater made when the task trains, the device left set up.
 #ifndef UMBRA_TOOLS_CONFIG_NET_H_
 #define UMBRA_TOOLS_CONFIG_NET_H_
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "train/config.h"
-#include "train/network.h"
-#include "train/optim/updater.h"
-#include "train/trainer_param.h"
+#include "train/net_setup.h"
 
 namespace umbra {
 namespace tools {
 
-struct ConfigNet {
-  train::TrainConfig config;
-  train::TrainerParam param;
-  std::unique_ptr<train::Network> net;
-  // The configured updater holding every weight of `net`.
-  std::unique_ptr<optim::Updater<cpu, float>> updater;
-};
+using ConfigNet = train::NetWithoutData;
 
 // `overrides` are `key=value` arguments, as after the trainer's config.
 ConfigNet BuildConfigNet(const std::string& path,

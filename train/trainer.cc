@@ -30,27 +30,6 @@ struct Trainer::EvalSet {
 
 namespace {
 
-bool IsTraining(int task) {
-  return task == kTaskTrain || task == kTaskFinetune;
-}
-
-// The global entry that set `key` last, for error locations.
-const ConfigEntry* FindEntry(const TrainConfig& config,
-                             const std::string& key) {
-  const ConfigEntry* found = nullptr;
-  for (const ConfigEntry& entry : config.globals) {
-    if (entry.key == key) found = &entry;
-  }
-  return found;
-}
-
-ConfigError GlobalError(const TrainConfig& config, const std::string& key,
-                        const std::string& detail) {
-  const ConfigEntry* entry = FindEntry(config, key);
-  return ConfigError(entry != nullptr ? entry->location : SourceLocation(), key,
-                     detail);
-}
-
 // The shape of every batch `data` gives: its data's, then its extra
 // inputs'.
 std::vector<Shape<4>> BatchShapes(const DataIterator& data) {
@@ -142,21 +121,15 @@ int RoundSeed(int seed, int round) {
 Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
     : inputs_(std::move(inputs)),
       out_(out),
+      checked_(CheckConfig(std::move(inputs_.config))),
       start_(std::chrono::steady_clock::now()) {
-  const TrainConfig& config = inputs_.config;
-  const KeySchema schema = MakeTrainerSchema();
-  ValidateTrainConfig(config, schema);
-  param_ = ReadTrainerParam(config);
-  try {
-    SetUpDevice(ParseDevice(param_.dev), param_.nthread);
-  } catch (const DeviceError& e) {
-    throw GlobalError(config, "dev", e.what());
-  }
+  const TrainConfig& config = checked_.config;
+  const TrainerParam& param = checked_.param;
 
   // The data the task reads, and the chain that sets the net's shape.
   const IteratorChain* shape_chain = nullptr;
   DataIterator* shape_data = nullptr;
-  if (IsTraining(param_.task)) {
+  if (IsTraining(param)) {
     const IteratorChain* chain = config.TrainIterator();
     if (chain == nullptr) {
       throw GlobalError(config, "task",
@@ -167,7 +140,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
     shape_chain = chain;
     shape_data = train_data_.get();
   }
-  if (param_.task == kTaskPred || param_.task == kTaskExtract) {
+  if (param.task == kTaskPred || param.task == kTaskExtract) {
     const IteratorChain* chain = config.PredIterator();
     if (chain == nullptr) {
       throw GlobalError(config, "task",
@@ -178,7 +151,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
     shape_chain = chain;
     shape_data = pred_data_.get();
   }
-  if (IsTraining(param_.task) || param_.task == kTaskEval) {
+  if (IsTraining(param) || param.task == kTaskEval) {
     for (const IteratorChain* chain : config.EvalIterators()) {
       auto set = std::make_unique<EvalSet>();
       set->name = chain->name;
@@ -198,53 +171,29 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
       }
       eval_sets_.push_back(std::move(set));
     }
-    if (param_.task == kTaskEval && eval_sets_.empty()) {
+    if (param.task == kTaskEval && eval_sets_.empty()) {
       throw GlobalError(config, "task",
                         "task = eval needs at least one `eval = NAME` block");
     }
   }
 
-  net_ = std::make_unique<Network>(
-      config, schema, InputShapes(config, param_, *shape_data, *shape_chain));
-  if (!param_.silent) out_ << net_->Summary() << std::flush;
-
-  SetUpMetrics(shape_data->label_width());
-
-  if (IsTraining(param_.task)) {
-    if (!net_->has_loss()) {
-      throw ConfigError(
-          config.net.layers.back().declaration.location,
-          config.net.layers.back().declaration.key,
-          "the net has no loss layer to train with: end it with softmax, "
-          "l2_loss, lp_loss or multi_logistic");
-    }
-    std::vector<ConfigEntry> entries;
-    std::vector<std::string> keys;
-    try {
-      keys = optim::UpdaterKeys(param_.updater);
-    } catch (const optim::OptimError& e) {
-      throw GlobalError(config, "updater", e.what());
-    }
-    for (const ConfigEntry& entry : config.globals) {
-      for (const std::string& key : keys) {
-        if (entry.key == key) entries.push_back(entry);
-      }
-    }
-    try {
-      updater_ = optim::CreateUpdater<cpu, float>(param_.updater,
-                                                  ToParamKwargs(entries));
-      for (const auto& weight : net_->Weights()) updater_->AddWeight(weight);
-    } catch (const optim::OptimError& e) {
-      const std::string key = e.key().empty() ? "updater" : e.key();
-      throw GlobalError(config, key, e.what());
-    }
+  metric_nodes_ = CheckMetrics(checked_, shape_data->label_width());
+  BuiltNet built =
+      BuildNet(checked_, InputShapes(config, param, *shape_data, *shape_chain),
+               IsTraining(param));
+  net_ = std::move(built.net);
+  updater_ = std::move(built.updater);
+  if (!param.silent) out_ << net_->Summary() << std::flush;
+  for (const MetricSpec& spec : param.metrics) {
+    if (param.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
+    for (auto& set : eval_sets_) set->metrics.AddMetric(spec.name, spec.field);
   }
 }
 
 Trainer::~Trainer() = default;
 
 void Trainer::Run() {
-  switch (param_.task) {
+  switch (checked_.param.task) {
     case kTaskTrain:
     case kTaskFinetune:
       Train();
@@ -259,76 +208,7 @@ void Trainer::Run() {
   }
 }
 
-std::string Trainer::ModelDir() const { return param_.model_dir; }
-
-void Trainer::SetUpMetrics(index_t label_width) {
-  const TrainConfig& config = inputs_.config;
-  std::vector<std::string> fields = {"label"};
-  for (const LabelField& field : param_.label_fields) {
-    if (field.end > static_cast<int>(label_width)) {
-      throw ConfigError(
-          field.entry.location, field.entry.key,
-          absl::StrCat("label field '", field.name, "' is columns ",
-                       field.begin, " to ", field.end - 1,
-                       ", but the data has ", label_width, " label column",
-                       label_width == 1 ? "" : "s", " (label_width)"));
-    }
-    fields.push_back(field.name);
-  }
-  std::map<std::string, const MetricSpec*> printed;
-  for (const MetricSpec& spec : param_.metrics) {
-    // An error at the metric's line, or at `metric` for the default one.
-    auto fail = [&](const std::string& detail) {
-      if (spec.entry.key.empty()) return GlobalError(config, "metric", detail);
-      return ConfigError(spec.entry.location, spec.entry.key, detail);
-    };
-    try {
-      optim::CreateMetric(spec.name);
-    } catch (const optim::OptimError& e) {
-      throw fail(e.what());
-    }
-    if (std::find(fields.begin(), fields.end(), spec.field) == fields.end()) {
-      const std::optional<std::string> match =
-          param::ClosestMatch(spec.field, fields);
-      throw fail(absl::StrCat(
-          "metric '", spec.name, "': no label field '", spec.field, "'",
-          match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
-          " Fields: ", absl::StrJoin(fields, ", "),
-          " (name more with label_vec[BEGIN,END) = NAME)"));
-    }
-    int node = -1;
-    if (!spec.node.empty()) {
-      node = net_->NodeIndex(spec.node);
-      if (node < 0) {
-        const std::vector<std::string> nodes = net_->NodeNames();
-        const std::optional<std::string> match =
-            param::ClosestMatch(spec.node, nodes);
-        throw fail(absl::StrCat(
-            "metric '", spec.name, "': the net has no node '", spec.node, "'",
-            match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
-            " Nodes: ", absl::StrJoin(nodes, ", ")));
-      }
-    }
-    const std::string label =
-        spec.name +
-        (spec.field == "label" ? std::string() : "[" + spec.field + "]");
-    auto [earlier, added] = printed.emplace(label, &spec);
-    if (!added) {
-      throw fail(absl::StrCat(
-          "metric '", spec.name, "' of label field '", spec.field,
-          "' is already asked for",
-          earlier->second->entry.key.empty()
-              ? std::string()
-              : absl::StrCat(" at line ", earlier->second->entry.location.line),
-          "; both would print as SET-", label,
-          " (cxxnet's names leave out the node): name another label field "
-          "for the same columns with label_vec"));
-    }
-    metric_nodes_.push_back(node);
-    if (param_.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
-    for (auto& set : eval_sets_) set->metrics.AddMetric(spec.name, spec.field);
-  }
-}
+std::string Trainer::ModelDir() const { return checked_.param.model_dir; }
 
 index_t Trainer::FeedBatch(const DataBatch& batch, bool with_labels) {
   Copy(net_->input(), batch.data);
@@ -351,7 +231,7 @@ std::map<std::string, Tensor<cpu, 2, float>> Trainer::LabelFields(
   const index_t width = batch.label.size(1);
   std::map<std::string, Tensor<cpu, 2, float>> fields;
   fields["label"] = Tensor<cpu, 2, float>(labels, Shape2(rows, width));
-  for (const LabelField& field : param_.label_fields) {
+  for (const LabelField& field : checked_.param.label_fields) {
     fields[field.name] = Tensor<cpu, 2, float>(
         labels + field.begin, Shape2(rows, field.end - field.begin), width,
         nullptr);
@@ -380,10 +260,11 @@ void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
 
 void Trainer::Train() {
   const int first_round = PrepareTraining();
-  const int last_round = std::min(param_.num_round, param_.max_round);
-  if (first_round >= last_round && !param_.silent) {
+  const int last_round =
+      std::min(checked_.param.num_round, checked_.param.max_round);
+  if (first_round >= last_round && !checked_.param.silent) {
     out_ << "nothing to train: " << first_round
-         << " rounds done, num_round = " << param_.num_round << "\n";
+         << " rounds done, num_round = " << checked_.param.num_round << "\n";
   }
   for (int round = first_round; round < last_round; ++round) {
     const auto round_start = std::chrono::steady_clock::now();
@@ -405,12 +286,13 @@ void Trainer::Train() {
             .count();
     out_ << FormatRoundLine(figures) << std::endl;
     history_.push_back(figures);
-    if (!param_.model_dir.empty()) {
+    if (!checked_.param.model_dir.empty()) {
       MakeDirectories(ModelDir());
       AppendMetricsCsv(ModelDir() + "/metrics.csv", figures);
-      const bool periodic =
-          param_.save_model > 0 && (round + 1) % param_.save_model == 0;
-      if (periodic || (param_.save_model > 0 && round + 1 == last_round)) {
+      const bool periodic = checked_.param.save_model > 0 &&
+                            (round + 1) % checked_.param.save_model == 0;
+      if (periodic ||
+          (checked_.param.save_model > 0 && round + 1 == last_round)) {
         SaveCheckpoint(round + 1);
       }
     }
@@ -419,7 +301,7 @@ void Trainer::Train() {
 
 long Trainer::TrainRound(int round) {
   updater_->StartRound(round);
-  net_->rnd().Seed(RoundSeed(param_.seed, round));
+  net_->rnd().Seed(RoundSeed(checked_.param.seed, round));
   train_metrics_.Clear();
   train_data_->BeforeFirst();
   ++data_passes_;
@@ -439,7 +321,7 @@ long Trainer::TrainRound(int round) {
           "; ", where.empty() ? "no layer output is" : where,
           ". Lower eta, or check the data and init_sigma"));
     }
-    if (param_.eval_train && rows > 0) {
+    if (checked_.param.eval_train && rows > 0) {
       AddMetrics(batch, rows, &train_metrics_);
     }
     net_->Backprop();

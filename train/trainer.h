@@ -41,6 +41,7 @@
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/data/data_batch.h"
+#include "train/net_setup.h"
 #include "train/network.h"
 #include "train/optim/metric_set.h"
 #include "train/optim/updater.h"
@@ -76,7 +77,7 @@ class Trainer {
   // Runs the task. Throws TrainingError, CheckpointError, DataError, ...
   void Run();
 
-  const TrainerParam& param() const { return param_; }
+  const TrainerParam& param() const { return checked_.param; }
   Network& net() { return *net_; }
 
  private:
@@ -97,9 +98,6 @@ class Trainer {
   // Loads the model for pred, extract and eval: model_in, else the newest
   // checkpoint of model_dir.
   void LoadModelForInference();
-  // Checks every metric line against the net and the data's `label_width`
-  // and adds the metrics to the sets.
-  void SetUpMetrics(index_t label_width);
   // Copies batch into the net's inputs and labels; returns its real rows.
   index_t FeedBatch(const DataBatch& batch, bool with_labels);
   // The first `rows` rows of every label field of `batch`: "label" and the
@@ -116,7 +114,7 @@ class Trainer {
 
   TrainerInputs inputs_;
   std::ostream& out_;
-  TrainerParam param_;
+  CheckedConfig checked_;
   std::unique_ptr<DataIterator> train_data_;
   std::vector<std::unique_ptr<EvalSet>> eval_sets_;
   std::unique_ptr<DataIterator> pred_data_;

@@ -19,32 +19,33 @@ constexpr char kRngScheme[] =
 }  // namespace
 
 int Trainer::PrepareTraining() {
-  net_->InitWeights(param_.seed);
+  net_->InitWeights(checked_.param.seed);
   std::string resume_path;
-  if (param_.task == kTaskTrain) {
-    if (param_.continue_training) {
+  if (checked_.param.task == kTaskTrain) {
+    if (checked_.param.continue_training) {
       std::optional<std::string> newest = NewestCheckpoint(ModelDir());
       if (newest) {
         resume_path = *newest;
-      } else if (!param_.silent) {
+      } else if (!checked_.param.silent) {
         out_ << "continue = 1: no checkpoint in '" << ModelDir()
              << "'; starting at round 0\n";
       }
-    } else if (!param_.model_in.empty()) {
-      resume_path = param_.model_in;
+    } else if (!checked_.param.model_in.empty()) {
+      resume_path = checked_.param.model_in;
     }
   }
-  if (param_.task == kTaskFinetune) {
-    if (param_.model_in.empty()) {
+  if (checked_.param.task == kTaskFinetune) {
+    if (checked_.param.model_in.empty()) {
       throw TrainingError(
           "task = finetune needs model_in = <checkpoint> to start from");
     }
-    const Checkpoint checkpoint = ReadCheckpoint(param_.model_in);
+    const Checkpoint checkpoint = ReadCheckpoint(checked_.param.model_in);
     const std::vector<std::string> loaded =
-        LoadWeightsByName(checkpoint, param_.model_in, net_.get());
-    if (!param_.silent) {
+        LoadWeightsByName(checkpoint, checked_.param.model_in, net_.get());
+    if (!checked_.param.silent) {
       out_ << "finetune: loaded " << loaded.size() << " weights from '"
-           << param_.model_in << "': " << absl::StrJoin(loaded, ", ") << "\n";
+           << checked_.param.model_in << "': " << absl::StrJoin(loaded, ", ")
+           << "\n";
     }
     return 0;
   }
@@ -61,10 +62,11 @@ int Trainer::PrepareTraining() {
     }
     history_.push_back(figures);
   }
-  if (checkpoint.rng().seed() != param_.seed && !param_.silent) {
+  if (checkpoint.rng().seed() != checked_.param.seed &&
+      !checked_.param.silent) {
     out_ << "note: the checkpoint was trained with seed = "
-         << checkpoint.rng().seed() << ", this run has seed = " << param_.seed
-         << "\n";
+         << checkpoint.rng().seed()
+         << ", this run has seed = " << checked_.param.seed << "\n";
   }
   // Replays the training iterator's passes so that its shuffle (and
   // augmentation) generators stand where the saved run left them.
@@ -75,7 +77,7 @@ int Trainer::PrepareTraining() {
     }
   }
   data_passes_ = passes;
-  if (!param_.silent) {
+  if (!checked_.param.silent) {
     out_ << "resumed from '" << resume_path << "' after round "
          << checkpoint.round() << " (" << checkpoint.num_update()
          << " updates)\n";
@@ -94,7 +96,7 @@ void Trainer::SaveCheckpoint(int rounds_done) {
   SaveNetWeights(net_.get(), &checkpoint);
   SaveUpdater(*updater_, &checkpoint);
   RngStateProto* rng = checkpoint.mutable_rng();
-  rng->set_seed(param_.seed);
+  rng->set_seed(checked_.param.seed);
   rng->set_data_passes(data_passes_);
   rng->set_scheme(kRngScheme);
   for (const RoundFigures& figures : history_) {

@@ -14,7 +14,7 @@ namespace umbra {
 namespace train {
 
 void Trainer::LoadModelForInference() {
-  std::string path = param_.model_in;
+  std::string path = checked_.param.model_in;
   if (path.empty()) {
     std::optional<std::string> newest = NewestCheckpoint(ModelDir());
     if (!newest) {
@@ -27,14 +27,14 @@ void Trainer::LoadModelForInference() {
   }
   const Checkpoint checkpoint = ReadCheckpoint(path);
   LoadNetWeights(checkpoint, path, net_.get());
-  if (!param_.silent) {
+  if (!checked_.param.silent) {
     out_ << "loaded '" << path << "' (round " << checkpoint.round() << ")\n";
   }
 }
 
 void Trainer::Predict() {
   LoadModelForInference();
-  const std::string& path = inputs_.config.PredIterator()->name;
+  const std::string& path = checked_.config.PredIterator()->name;
   const std::string temp = path + ".tmp";
   std::ofstream file(temp);
   if (!file) {
@@ -42,21 +42,22 @@ void Trainer::Predict() {
         absl::StrCat("cannot write predictions to '", temp, "'"));
   }
   Tensor<cpu, 4, float> node;
-  if (param_.task == kTaskExtract) {
-    if (param_.extract_node_name.empty()) {
+  if (checked_.param.task == kTaskExtract) {
+    if (checked_.param.extract_node_name.empty()) {
       throw TrainingError(
           "task = extract needs extract_node_name = <node> (a node of the "
           "netconfig, e.g. the name after -> in a layer line)");
     }
-    const int index = net_->NodeIndex(param_.extract_node_name);
+    const int index = net_->NodeIndex(checked_.param.extract_node_name);
     if (index < 0) {
-      const ConfigEntry* entry = inputs_.config.FindGlobal("extract_node_name");
-      if (entry == nullptr) entry = inputs_.config.FindGlobal("extract_node");
+      const ConfigEntry* entry =
+          checked_.config.FindGlobal("extract_node_name");
+      if (entry == nullptr) entry = checked_.config.FindGlobal("extract_node");
       throw ConfigError(
           entry != nullptr ? entry->location : SourceLocation(),
           "extract_node_name",
           absl::StrCat(
-              "no node named '", param_.extract_node_name,
+              "no node named '", checked_.param.extract_node_name,
               "' in the net; nodes: ", absl::StrJoin(net_->NodeNames(), ", ")));
     }
     node = net_->NodeData(index);
@@ -66,7 +67,7 @@ void Trainer::Predict() {
   while (pred_data_->Next()) {
     const index_t rows = FeedBatch(pred_data_->Value(), false);
     net_->Forward(false);
-    if (param_.task == kTaskExtract) {
+    if (checked_.param.task == kTaskExtract) {
       const size_t width = node.shape_.Size() / node.size(0);
       for (index_t i = 0; i < rows; ++i) {
         const float* row = node.dptr_ + i * width;
@@ -79,7 +80,7 @@ void Trainer::Predict() {
       const Tensor<cpu, 2, float> scores = OutputRows(rows);
       for (index_t i = 0; i < rows; ++i) {
         const index_t width = scores.size(1);
-        if (param_.output_prob || width == 1) {
+        if (checked_.param.output_prob || width == 1) {
           for (index_t j = 0; j < width; ++j) {
             file << (j ? " " : "") << absl::StrFormat("%g", scores[i][j]);
           }
@@ -101,8 +102,8 @@ void Trainer::Predict() {
     throw TrainingError(
         absl::StrCat("cannot write predictions to '", path, "'"));
   }
-  out_ << (param_.task == kTaskExtract
-               ? "extracted node '" + param_.extract_node_name + "' of "
+  out_ << (checked_.param.task == kTaskExtract
+               ? "extracted node '" + checked_.param.extract_node_name + "' of "
                : std::string("predicted "))
        << rows_written << " instances to '" << path << "'\n";
 }

@@ -1,0 +1,230 @@
+#include "train/net_setup.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "param/edit_distance.h"
+#include "train/device.h"
+#include "train/optim/metric.h"
+#include "train/optim/optim_error.h"
+#include "train/optim/updater_registry.h"
+#include "train/trainer_schema.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+// "; did you mean 'x'?" for the closest of `names`, or ".".
+std::string DidYouMean(const std::string& word,
+                       const std::vector<std::string>& names) {
+  const std::optional<std::string> match = param::ClosestMatch(word, names);
+  return match ? absl::StrCat("; did you mean '", *match, "'?")
+               : std::string(".");
+}
+
+// An error at a metric's line, or at `metric` for the default metric.
+ConfigError MetricError(const TrainConfig& config, const MetricSpec& spec,
+                        const std::string& detail) {
+  if (spec.entry.key.empty()) return GlobalError(config, "metric", detail);
+  return ConfigError(spec.entry.location, spec.entry.key, detail);
+}
+
+}  // namespace
+
+CheckedConfig CheckConfig(TrainConfig config) {
+  CheckedConfig checked;
+  checked.config = std::move(config);
+  checked.schema = MakeTrainerSchema();
+  ValidateTrainConfig(checked.config, checked.schema);
+  checked.param = ReadTrainerParam(checked.config);
+  try {
+    SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread);
+  } catch (const DeviceError& e) {
+    throw GlobalError(checked.config, "dev", e.what());
+  }
+  return checked;
+}
+
+bool IsTraining(const TrainerParam& param) {
+  return param.task == kTaskTrain || param.task == kTaskFinetune;
+}
+
+ConfigError GlobalError(const TrainConfig& config, const std::string& key,
+                        const std::string& detail) {
+  const ConfigEntry* found = nullptr;
+  for (const ConfigEntry& entry : config.globals) {
+    if (entry.key == key) found = &entry;
+  }
+  return ConfigError(found != nullptr ? found->location : SourceLocation(), key,
+                     detail);
+}
+
+std::vector<int> CheckMetrics(const CheckedConfig& checked,
+                              std::optional<index_t> label_width) {
+  const TrainConfig& config = checked.config;
+  std::vector<std::string> fields = {"label"};
+  for (const LabelField& field : checked.param.label_fields) {
+    if (label_width && field.end > static_cast<int>(*label_width)) {
+      throw ConfigError(
+          field.entry.location, field.entry.key,
+          absl::StrCat("label field '", field.name, "' is columns ",
+                       field.begin, " to ", field.end - 1,
+                       ", but the data has ", *label_width, " label column",
+                       *label_width == 1 ? "" : "s", " (label_width)"));
+    }
+    fields.push_back(field.name);
+  }
+  std::vector<std::string> nodes;
+  for (const NodeInfo& node : config.net.nodes) {
+    if (node.name[0] != '!') nodes.push_back(node.name);
+  }
+  std::vector<int> metric_nodes;
+  std::map<std::string, const MetricSpec*> printed;
+  for (const MetricSpec& spec : checked.param.metrics) {
+    try {
+      optim::CreateMetric(spec.name);
+    } catch (const optim::OptimError& e) {
+      throw MetricError(config, spec, e.what());
+    }
+    if (std::find(fields.begin(), fields.end(), spec.field) == fields.end()) {
+      throw MetricError(
+          config, spec,
+          absl::StrCat("metric '", spec.name, "': no label field '", spec.field,
+                       "'", DidYouMean(spec.field, fields),
+                       " Fields: ", absl::StrJoin(fields, ", "),
+                       " (name more with label_vec[BEGIN,END) = NAME)"));
+    }
+    const int node = spec.node.empty() ? -1 : config.net.FindNode(spec.node);
+    if (!spec.node.empty() && node < 0) {
+      throw MetricError(
+          config, spec,
+          absl::StrCat("metric '", spec.name, "': the net has no node '",
+                       spec.node, "'", DidYouMean(spec.node, nodes),
+                       " Nodes: ", absl::StrJoin(nodes, ", ")));
+    }
+    const std::string label =
+        spec.field == "label" ? spec.name
+                              : absl::StrCat(spec.name, "[", spec.field, "]");
+    const auto [earlier, added] = printed.emplace(label, &spec);
+    if (!added) {
+      const ConfigEntry& first = earlier->second->entry;
+      throw MetricError(
+          config, spec,
+          absl::StrCat("metric '", spec.name, "' of label field '", spec.field,
+                       "' is already asked for",
+                       first.key.empty()
+                           ? std::string()
+                           : absl::StrCat(" at line ", first.location.line),
+                       "; both would print as SET-", label,
+                       " (cxxnet's names leave out the node): name another "
+                       "label field for the same columns with label_vec"));
+    }
+    metric_nodes.push_back(node);
+  }
+  return metric_nodes;
+}
+
+BuiltNet BuildNet(const CheckedConfig& checked,
+                  const std::vector<Shape<4>>& input_shapes,
+                  bool with_updater) {
+  const TrainConfig& config = checked.config;
+  BuiltNet built;
+  built.net = std::make_unique<Network>(config, checked.schema, input_shapes);
+  if (!with_updater) return built;
+  if (!built.net->has_loss()) {
+    const ConfigEntry& last = config.net.layers.back().declaration;
+    throw ConfigError(last.location, last.key,
+                      "the net has no loss layer to train with: end it with "
+                      "softmax, l2_loss, lp_loss or multi_logistic");
+  }
+  const std::string& type = checked.param.updater;
+  std::vector<std::string> keys;
+  try {
+    keys = optim::UpdaterKeys(type);
+  } catch (const optim::OptimError& e) {
+    throw GlobalError(config, "updater", e.what());
+  }
+  std::vector<ConfigEntry> entries;
+  for (const ConfigEntry& entry : config.globals) {
+    if (std::find(keys.begin(), keys.end(), entry.key) != keys.end()) {
+      entries.push_back(entry);
+    }
+  }
+  try {
+    built.updater =
+        optim::CreateUpdater<cpu, float>(type, ToParamKwargs(entries));
+    for (const auto& weight : built.net->Weights()) {
+      built.updater->AddWeight(weight);
+    }
+  } catch (const optim::OptimError& e) {
+    throw GlobalError(config, e.key().empty() ? "updater" : e.key(), e.what());
+  }
+  return built;
+}
+
+std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked) {
+  const TrainConfig& config = checked.config;
+  const TrainerParam& param = checked.param;
+  // Where a missing key is reported: the first layer, which needs it.
+  auto missing = [&](const std::string& key, const std::string& detail) {
+    if (config.FindGlobal(key) != nullptr || config.net.layers.empty()) {
+      return GlobalError(config, key, detail);
+    }
+    return ConfigError(config.net.layers.front().declaration.location, key,
+                       detail);
+  };
+  const std::string how =
+      "the net is built without data, so set batch_size and input_shape "
+      "(channel,height,width) globally or as overrides, e.g. batch_size=64 "
+      "input_shape=1,28,28";
+  if (!param.batch_size) {
+    throw missing("batch_size", "batch_size is not set: " + how);
+  }
+  if (param.input_shape.size() != 3) {
+    throw missing(
+        "input_shape",
+        param.input_shape.empty()
+            ? "input_shape is not set: " + how
+            : absl::StrCat("input_shape has ", param.input_shape.size(),
+                           " numbers; write channel,height,width"));
+  }
+  const index_t batch = *param.batch_size;
+  std::vector<Shape<4>> shapes = {Shape4(
+      batch, param.input_shape[0], param.input_shape[1], param.input_shape[2])};
+  for (int k = 0; k < param.extra_data_num; ++k) {
+    const std::vector<int>& shape = param.extra_data_shapes[k];
+    if (shape.empty()) {
+      throw missing(
+          "extra_data_num",
+          absl::StrCat("extra_data_shape[", k + 1,
+                       "] is not set: the net is built without data, so set "
+                       "the shape of every extra input node in_I as "
+                       "extra_data_shape[I] = channel,height,width"));
+    }
+    shapes.push_back(Shape4(batch, shape[0], shape[1], shape[2]));
+  }
+  return shapes;
+}
+
+NetWithoutData BuildNetWithoutData(TrainConfig config) {
+  const CheckedConfig checked = CheckConfig(std::move(config));
+  CheckMetrics(checked, std::nullopt);
+  BuiltNet built = BuildNet(checked, ConfiguredInputShapes(checked),
+                            IsTraining(checked.param));
+  built.net->InitWeights(checked.param.seed);
+  NetWithoutData result;
+  result.config = checked.config;
+  result.param = checked.param;
+  result.net = std::move(built.net);
+  result.updater = std::move(built.updater);
+  return result;
+}
+
+}  // namespace train
+}  // namespace umbra

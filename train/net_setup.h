@@ -1,0 +1,95 @@
+// The trainer's start-up on a config up to its net, before any data is
+// read. The trainer and the tools that build a net without data (check,
+// time) share it, so they accept and refuse exactly the same configs:
+//
+//   CheckConfig          every key checked, the trainer's settings read,
+//                        the device set up
+//   CheckMetrics         the metric lines against the net and the data
+//   BuildNet             the net for given input shapes, with its updater
+//   BuildNetWithoutData  all of them, with the input shapes the config sets
+//
+// Example:
+//
+//   NetWithoutData built = BuildNetWithoutData(
+//       LoadTrainConfig("mnist.conf", {"batch_size=32"}));
+//   std::cout << built.net->Summary();
+//
+// Every error is a ConfigError at the config line at fault (or the
+// command-line argument), naming the key.
+#ifndef UMBRA_TRAIN_NET_SETUP_H_
+#define UMBRA_TRAIN_NET_SETUP_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensor/tensor.h"
+#include "train/config.h"
+#include "train/network.h"
+#include "train/optim/updater.h"
+#include "train/trainer_param.h"
+
+namespace umbra {
+namespace train {
+
+// A config whose keys are all known, with the trainer's settings read.
+struct CheckedConfig {
+  TrainConfig config;
+  KeySchema schema;
+  TrainerParam param;
+};
+
+// Checks every key of `config` against the shipped trainer's schema
+// (layers, iterators, updaters, the trainer's keys), reads the trainer's
+// settings and sets up the device (dev, nthread).
+CheckedConfig CheckConfig(TrainConfig config);
+
+// Whether `param`'s task trains (train or finetune).
+bool IsTraining(const TrainerParam& param);
+
+// A ConfigError about global `key`, at the line that set it last (no
+// location when no line sets it).
+ConfigError GlobalError(const TrainConfig& config, const std::string& key,
+                        const std::string& detail);
+
+// Checks every metric line: a known metric, a label field that exists
+// ("label", or one of label_vec's, within `label_width` columns when the
+// data is known), a node of the net, and no two metrics that print the same
+// name (cxxnet's SET-METRIC[FIELD] leaves out the node). Returns the node
+// each metric scores, -1 for the net's output.
+std::vector<int> CheckMetrics(const CheckedConfig& checked,
+                              std::optional<index_t> label_width);
+
+// The net of a checked config for batches of `input_shapes` (in, in_1, ...;
+// see Network), with its weights uninitialised, and when `with_updater` the
+// updater holding its weights (the net must then have a loss layer).
+struct BuiltNet {
+  std::unique_ptr<Network> net;
+  std::unique_ptr<optim::Updater<cpu, float>> updater;
+};
+BuiltNet BuildNet(const CheckedConfig& checked,
+                  const std::vector<Shape<4>>& input_shapes, bool with_updater);
+
+// The input shapes the config sets without data: batch_size, input_shape
+// and extra_data_shape[I]; a ConfigError that says how to set the missing
+// ones (at the first layer line when no line sets them).
+std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked);
+
+// The net of `config` as the trainer would build it, without data: every
+// check above, the net for ConfiguredInputShapes with its weights
+// initialised from `seed`, and the updater when the task trains. Leaves
+// the device set up for the caller's passes.
+struct NetWithoutData {
+  TrainConfig config;
+  TrainerParam param;
+  std::unique_ptr<Network> net;
+  // Null unless the task trains.
+  std::unique_ptr<optim::Updater<cpu, float>> updater;
+};
+NetWithoutData BuildNetWithoutData(TrainConfig config);
+
+}  // namespace train
+}  // namespace umbra
+
+#endif  // UMBRA_TRAIN_NET_SETUP_H_

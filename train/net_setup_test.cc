@@ -1,0 +1,86 @@
+// The start-up shared by the trainer and the tools: a net built without
+// data from the shapes the config sets.
+#include "train/net_setup.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "train/config.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+constexpr char kExtraNet[] =
+    "extra_data_num = 1\n"          // line 1
+    "netconfig = start\n"           // 2
+    "layer[in,in_1->x] = concat\n"  // 3
+    "layer[x->y] = fullc:fc1\n"     // 4
+    "  nhidden = 3\n"               // 5
+    "layer[y->y] = softmax\n"       // 6
+    "netconfig = end\n"             // 7
+    "batch_size = 5\n"              // 8
+    "input_shape = 1,1,4\n";        // 9
+
+NetWithoutData Build(const std::string& text) {
+  return BuildNetWithoutData(ParseTrainConfigText(text, "net.conf"));
+}
+
+std::string BuildError(const std::string& text) {
+  try {
+    Build(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for\n" << text;
+  return "";
+}
+
+TEST(NetSetupTest, ExtraInputShapesComeFromTheConfig) {
+  const NetWithoutData built =
+      Build(std::string(kExtraNet) + "extra_data_shape[1] = 1,1,2\n");
+  ASSERT_EQ(built.net->num_inputs(), 2u);
+  EXPECT_EQ(built.net->input(1).shape_, Shape4(5, 1, 1, 2));
+  EXPECT_EQ(built.net->NumParameters(), 6 * 3 + 3);
+  ASSERT_NE(built.updater, nullptr);
+  EXPECT_EQ(built.updater->weights().size(), 2u);
+}
+
+TEST(NetSetupTest, MissingShapesSayHowToSetThem) {
+  EXPECT_EQ(BuildError(kExtraNet),
+            "net.conf:1: extra_data_shape[1] is not set: the net is built "
+            "without data, so set the shape of every extra input node in_I "
+            "as extra_data_shape[I] = channel,height,width");
+  EXPECT_EQ(BuildError("netconfig = start\nlayer[in->y] = fullc:fc1\n"
+                       "  nhidden = 3\nnetconfig = end\ninput_shape = 1,1,4\n")
+                .substr(0, 35),
+            "net.conf:2: batch_size is not set: ");
+}
+
+TEST(NetSetupTest, TheTasksDecideTheUpdater) {
+  const NetWithoutData pred =
+      Build(std::string(kExtraNet) +
+            "extra_data_shape[1] = 1,1,2\ntask = pred\nupdater = adam\n");
+  EXPECT_EQ(pred.updater, nullptr);
+  // Training needs a loss layer; prediction does not.
+  const std::string no_loss =
+      "netconfig = start\nlayer[in->y] = fullc:fc1\n  nhidden = 3\n"
+      "netconfig = end\nbatch_size = 2\ninput_shape = 1,1,4\n";
+  EXPECT_EQ(Build(no_loss + "task = pred\n").net->NumParameters(), 15);
+  EXPECT_EQ(BuildError(no_loss),
+            "net.conf:2: the net has no loss layer to train with: end it with "
+            "softmax, l2_loss, lp_loss or multi_logistic");
+}
+
+TEST(NetSetupTest, MetricLinesAreCheckedWithoutData) {
+  EXPECT_EQ(
+      BuildError(std::string(kExtraNet) +
+                 "extra_data_shape[1] = 1,1,2\nmetric[label,yy] = error\n"),
+      "net.conf:11: metric 'error': the net has no node 'yy'; did you "
+      "mean 'y'? Nodes: in, in_1, x, y");
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
