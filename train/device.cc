@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/tensor.h"
 #include "tensor/threads.h"
 
 namespace umbra {
@@ -40,16 +41,21 @@ bool BuiltWithCuda() {
 
 void SetUpDevice(const DeviceChoice& device, int nthread) {
   if (device.kind == DeviceChoice::kGpu) {
-    if (!BuiltWithCuda()) {
-      throw DeviceError(
-          "dev = gpu: this trainer was built without CUDA; rebuild and run "
-          "it with `bazel run -c opt --config=cuda //train -- CONFIG "
-          "[key=value ...]`, or set dev = cpu");
+#ifdef UMBRA_TRAIN_CUDA_BUILD
+    try {
+      InitTensorEngine<gpu>(device.ordinal);
+    } catch (const TensorError& e) {
+      throw DeviceError(absl::StrCat("dev = gpu:", device.ordinal,
+                                     ": cannot start the GPU: ", e.what()));
     }
+#else
     throw DeviceError(
-        "dev = gpu: the layers have no GPU implementations registered yet "
-        "in this build; set dev = cpu");
+        "dev = gpu: this trainer was built without CUDA; rebuild and run "
+        "it with `bazel run -c opt --config=cuda //train -- CONFIG "
+        "[key=value ...]`, or set dev = cpu");
+#endif
   }
+  // The host threads also serve a gpu run (data, metrics).
   SetNumThreads(nthread);
   // Flush denormal results and inputs to zero (FTZ and DAZ): optimiser
   // state such as Adam's second moment decays into denormals, which the

@@ -37,11 +37,12 @@ DeviceChoice ParseDevice(absl::string_view text);
 // Whether this binary was built with --config=cuda.
 bool BuiltWithCuda();
 
-// Prepares the device: the CPU thread count (`nthread`, 0: one per core)
-// and flush-to-zero for denormal floats on this thread.
-// A GPU in a build without CUDA is a DeviceError that says to rebuild with
-// `bazel run --config=cuda //train -- ...`; in a CUDA build it says that
-// the layers have no GPU implementations yet.
+// Prepares the device: the cpu's thread count (`nthread`, 0: one per core)
+// and flush-to-zero for denormal floats on this thread; for a gpu, also,
+// in a --config=cuda build, selects it and starts the tensor engine on it
+// (a DeviceError with CUDA's message when it cannot: no such device, no
+// driver). A gpu in a build without CUDA is a DeviceError that says to
+// rebuild with `bazel run --config=cuda //train -- ...`.
 void SetUpDevice(const DeviceChoice& device, int nthread);
 
 }  // namespace train

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "train/device.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {
@@ -67,9 +68,16 @@ TEST(MainTest, BadInputIsAMessageNotACrash) {
       << typo.output;
   EXPECT_NE(typo.output.find("did you mean 'num_round'"), std::string::npos)
       << typo.output;
-  Result gpu = RunBinary(dir + "/net.conf dev=gpu");
+  // No machine has a gpu 99: a CUDA build says so, a CPU build how to get
+  // a CUDA build.
+  Result gpu = RunBinary(dir + "/net.conf dev=gpu:99");
   EXPECT_EQ(gpu.status, 1);
-  EXPECT_NE(gpu.output.find("--config=cuda"), std::string::npos) << gpu.output;
+  EXPECT_NE(gpu.output.find(BuiltWithCuda() ? "dev = gpu:99: cannot start the "
+                                              "GPU: SetDevice<gpu>(99): no "
+                                              "such device"
+                                            : "--config=cuda"),
+            std::string::npos)
+      << gpu.output;
   MakeDirectories(dir + "/models");
   WriteText(dir + "/models/0001.model", "garbage");
   Result corrupt = RunBinary(dir + "/net.conf continue=1");

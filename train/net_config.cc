@@ -77,6 +77,14 @@ std::vector<std::string> NetConfig::NodeNames(
   return names;
 }
 
+std::vector<std::string> NetConfig::NamedNodes() const {
+  std::vector<std::string> names;
+  for (const NodeInfo& node : nodes) {
+    if (node.name[0] != '!') names.push_back(node.name);
+  }
+  return names;
+}
+
 NetConfigBuilder::NetConfigBuilder() {
   net_.nodes.push_back(NodeInfo{std::string(kInputNodeName), -1});
   node_index_[std::string(kInputNodeName)] = kInputNode;

@@ -92,6 +92,9 @@ struct NetConfig {
   const std::string& NodeName(int node) const { return nodes.at(node).name; }
   // Names of the given nodes.
   std::vector<std::string> NodeNames(const std::vector<int>& indices) const;
+  // The names a config can use, in node order (those of plain layer[+1]
+  // nodes, which start with '!', left out).
+  std::vector<std::string> NamedNodes() const;
 };
 
 // Builds a NetConfig from layer lines and settings in config order. Every

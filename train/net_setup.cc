@@ -1,5 +1,6 @@
 #include "train/net_setup.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,7 +14,6 @@
 #include "train/device.h"
 #include "train/optim/metric.h"
 #include "train/optim/optim_error.h"
-#include "train/optim/updater_registry.h"
 #include "train/trainer_schema.h"
 
 namespace umbra {
@@ -80,10 +80,7 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
     }
     fields.push_back(field.name);
   }
-  std::vector<std::string> nodes;
-  for (const NodeInfo& node : config.net.nodes) {
-    if (node.name[0] != '!') nodes.push_back(node.name);
-  }
+  const std::vector<std::string> nodes = config.net.NamedNodes();
   std::vector<int> metric_nodes;
   std::map<std::string, const MetricSpec*> printed;
   for (const MetricSpec& spec : checked.param.metrics) {
@@ -130,43 +127,38 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
   return metric_nodes;
 }
 
-BuiltNet BuildNet(const CheckedConfig& checked,
-                  const std::vector<Shape<4>>& input_shapes,
-                  bool with_updater) {
-  const TrainConfig& config = checked.config;
-  BuiltNet built;
-  built.net = std::make_unique<Network>(config, checked.schema, input_shapes);
-  if (!with_updater) return built;
-  if (!built.net->has_loss()) {
-    const ConfigEntry& last = config.net.layers.back().declaration;
-    throw ConfigError(last.location, last.key,
-                      "the net has no loss layer to train with: end it with "
-                      "softmax, l2_loss, lp_loss or multi_logistic");
-  }
-  const std::string& type = checked.param.updater;
+namespace internal {
+
+void ThrowNoLossLayer(const TrainConfig& config) {
+  const ConfigEntry& last = config.net.layers.back().declaration;
+  throw ConfigError(last.location, last.key,
+                    "the net has no loss layer to train with: end it with "
+                    "softmax, l2_loss, lp_loss or multi_logistic");
+}
+
+ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
   std::vector<std::string> keys;
   try {
-    keys = optim::UpdaterKeys(type);
+    keys = optim::UpdaterKeys(checked.param.updater);
   } catch (const optim::OptimError& e) {
-    throw GlobalError(config, "updater", e.what());
+    throw GlobalError(checked.config, "updater", e.what());
   }
   std::vector<ConfigEntry> entries;
-  for (const ConfigEntry& entry : config.globals) {
+  for (const ConfigEntry& entry : checked.config.globals) {
     if (std::find(keys.begin(), keys.end(), entry.key) != keys.end()) {
       entries.push_back(entry);
     }
   }
-  try {
-    built.updater =
-        optim::CreateUpdater<cpu, float>(type, ToParamKwargs(entries));
-    for (const auto& weight : built.net->Weights()) {
-      built.updater->AddWeight(weight);
-    }
-  } catch (const optim::OptimError& e) {
-    throw GlobalError(config, e.key().empty() ? "updater" : e.key(), e.what());
-  }
-  return built;
+  return ToParamKwargs(entries);
 }
+
+ConfigError UpdaterConfigError(const TrainConfig& config,
+                               const optim::OptimError& error) {
+  return GlobalError(config, error.key().empty() ? "updater" : error.key(),
+                     error.what());
+}
+
+}  // namespace internal
 
 std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked) {
   const TrainConfig& config = checked.config;
@@ -215,8 +207,8 @@ std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked) {
 NetWithoutData BuildNetWithoutData(TrainConfig config) {
   const CheckedConfig checked = CheckConfig(std::move(config));
   CheckMetrics(checked, std::nullopt);
-  BuiltNet built = BuildNet(checked, ConfiguredInputShapes(checked),
-                            IsTraining(checked.param));
+  BuiltNet<cpu> built = BuildNet<cpu>(checked, ConfiguredInputShapes(checked),
+                                      IsTraining(checked.param));
   built.net->InitWeights(checked.param.seed);
   NetWithoutData result;
   result.config = checked.config;

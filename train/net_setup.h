@@ -27,7 +27,9 @@
 #include "tensor/tensor.h"
 #include "train/config.h"
 #include "train/network.h"
+#include "train/optim/optim_error.h"
 #include "train/optim/updater.h"
+#include "train/optim/updater_registry.h"
 #include "train/trainer_param.h"
 
 namespace umbra {
@@ -61,15 +63,19 @@ ConfigError GlobalError(const TrainConfig& config, const std::string& key,
 std::vector<int> CheckMetrics(const CheckedConfig& checked,
                               std::optional<index_t> label_width);
 
-// The net of a checked config for batches of `input_shapes` (in, in_1, ...;
-// see Network), with its weights uninitialised, and when `with_updater` the
-// updater holding its weights (the net must then have a loss layer).
+// The net of a checked config on device xpu for batches of `input_shapes`
+// (in, in_1, ...; see BasicNetwork), with its weights uninitialised, and
+// when `with_updater` the updater holding its weights (the net must then
+// have a loss layer).
+template <typename xpu>
 struct BuiltNet {
-  std::unique_ptr<Network> net;
-  std::unique_ptr<optim::Updater<cpu, float>> updater;
+  std::unique_ptr<BasicNetwork<xpu>> net;
+  std::unique_ptr<optim::Updater<xpu, float>> updater;
 };
-BuiltNet BuildNet(const CheckedConfig& checked,
-                  const std::vector<Shape<4>>& input_shapes, bool with_updater);
+template <typename xpu>
+BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
+                       const std::vector<Shape<4>>& input_shapes,
+                       bool with_updater);
 
 // The input shapes the config sets without data: batch_size, input_shape
 // and extra_data_shape[I]; a ConfigError that says how to set the missing
@@ -88,6 +94,41 @@ struct NetWithoutData {
   std::unique_ptr<optim::Updater<cpu, float>> updater;
 };
 NetWithoutData BuildNetWithoutData(TrainConfig config);
+
+namespace internal {
+
+// Throws the ConfigError for a net without a loss layer, at its last layer.
+[[noreturn]] void ThrowNoLossLayer(const TrainConfig& config);
+// The updater's keys among the global entries, as its Configure takes
+// them. Throws ConfigError for an unknown updater.
+ParamKwargs UpdaterKwargs(const CheckedConfig& checked);
+// The ConfigError for an OptimError of the updater, at the line of its key.
+ConfigError UpdaterConfigError(const TrainConfig& config,
+                               const optim::OptimError& error);
+
+}  // namespace internal
+
+template <typename xpu>
+BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
+                       const std::vector<Shape<4>>& input_shapes,
+                       bool with_updater) {
+  BuiltNet<xpu> built;
+  built.net = std::make_unique<BasicNetwork<xpu>>(checked.config,
+                                                  checked.schema, input_shapes);
+  if (!with_updater) return built;
+  if (!built.net->has_loss()) internal::ThrowNoLossLayer(checked.config);
+  const ParamKwargs kwargs = internal::UpdaterKwargs(checked);
+  try {
+    built.updater =
+        optim::CreateUpdater<xpu, float>(checked.param.updater, kwargs);
+    for (const auto& weight : built.net->Weights()) {
+      built.updater->AddWeight(weight);
+    }
+  } catch (const optim::OptimError& e) {
+    throw internal::UpdaterConfigError(checked.config, e);
+  }
+  return built;
+}
 
 }  // namespace train
 }  // namespace umbra

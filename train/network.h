@@ -1,5 +1,7 @@
-// Network: the graph of nodes and layers a config's netconfig block
-// describes, built on the CPU in float: every layer created from its
+// BasicNetwork<xpu>: the graph of nodes and layers a config's netconfig
+// block describes, built on device xpu in float (Network is the cpu one;
+// the gpu one exists in --config=cuda builds, instantiated by
+// //train:trainer_gpu): every layer created from its
 // settings, every node's shape inferred from the input shape and checked,
 // node memory allocated and bound, weights initialised; then forward and
 // backward passes over the whole graph.
@@ -54,37 +56,38 @@
 namespace umbra {
 namespace train {
 
-class Network {
+template <typename xpu>
+class BasicNetwork {
  public:
-  using LayerType = layers::Layer<cpu, float>;
-  using NodeType = layers::Node<cpu, float>;
+  using LayerType = layers::Layer<xpu, float>;
+  using NodeType = layers::Node<xpu, float>;
 
   // Builds the net of `config` for input batches of `input_shapes`
   // (batch, channel, height, width): node in's, then in_1's ... in_N's.
   // Weights are declared but not initialised: call InitWeights or load
   // them. Throws ConfigError.
-  Network(const TrainConfig& config, const ConfigSchema& schema,
-          const std::vector<Shape<4>>& input_shapes);
-  Network(const Network&) = delete;
-  Network& operator=(const Network&) = delete;
-  ~Network();
+  BasicNetwork(const TrainConfig& config, const ConfigSchema& schema,
+               const std::vector<Shape<4>>& input_shapes);
+  BasicNetwork(const BasicNetwork&) = delete;
+  BasicNetwork& operator=(const BasicNetwork&) = delete;
+  ~BasicNetwork();
 
   // Initialises every weight from `seed` and reseeds the layers'
   // generator with it.
   void InitWeights(int seed);
   // The generator layers draw from (dropout); the trainer reseeds it.
-  Random<cpu, float>& rnd() { return rnd_; }
+  Random<xpu, float>& rnd() { return rnd_; }
 
   // The data of input `index`: 0 is node in, k is node in_k. Fill them
   // before Forward.
-  Tensor<cpu, 4, float> input(size_t index = 0) const {
+  Tensor<xpu, 4, float> input(size_t index = 0) const {
     return nodes_[index]->data;
   }
   // 1 + extra_data_num.
   size_t num_inputs() const { return num_inputs_; }
   // Makes label field `field` (batch, width) visible to the loss layers
   // for the next passes. The tensor must stay valid until then.
-  void SetLabel(const std::string& field, const Tensor<cpu, 2, float>& label);
+  void SetLabel(const std::string& field, const Tensor<xpu, 2, float>& label);
   // Forgets every label field (prediction).
   void ClearLabels() { labels_.fields.clear(); }
 
@@ -101,20 +104,16 @@ class Network {
   bool has_loss() const;
   // The output of the last layer as (batch, outputs): the scores metrics
   // and predictions read.
-  Tensor<cpu, 2, float> Output() const;
-  // The index of the node the config calls `name` ("0" is `in`), or -1
-  // when the net has none.
-  int NodeIndex(const std::string& name) const;
-  // The names a config can give NodeIndex, in node order.
-  std::vector<std::string> NodeNames() const;
-  // The data of node `node` (an index NodeIndex gave).
-  Tensor<cpu, 4, float> NodeData(int node) const { return nodes_[node]->data; }
+  Tensor<xpu, 2, float> Output() const;
+  // The data of node `node`, an index of net_config() (FindNode gives
+  // them).
+  Tensor<xpu, 4, float> NodeData(int node) const { return nodes_[node]->data; }
 
   // Every trained weight, in layer order: a share[...] layer's weights are
   // those of the layer it shares, listed once under that layer.
-  std::vector<layers::WeightRef<cpu, float>> Weights();
+  std::vector<layers::WeightRef<xpu, float>> Weights();
   // Every layer's untrained state (moving averages), in layer order.
-  std::vector<layers::StateRef<cpu, float>> States();
+  std::vector<layers::StateRef<xpu, float>> States();
   int64_t NumParameters();
   const std::vector<std::unique_ptr<LayerType>>& layers() const {
     return layers_;
@@ -131,10 +130,10 @@ class Network {
   // A weight of a share[...] layer and the weight of the shared layer it
   // follows.
   struct SharedWeight {
-    Tensor<cpu, 1, float> data;
-    Tensor<cpu, 1, float> grad;
-    Tensor<cpu, 1, float> primary_data;
-    Tensor<cpu, 1, float> primary_grad;
+    Tensor<xpu, 1, float> data;
+    Tensor<xpu, 1, float> grad;
+    Tensor<xpu, 1, float> primary_data;
+    Tensor<xpu, 1, float> primary_grad;
   };
 
   // Checks that the weights of share[...] layer `index` have the shapes of
@@ -155,9 +154,13 @@ class Network {
   std::vector<Shape<4>> shapes_;
   std::vector<std::unique_ptr<OwnedNode>> storage_;
   std::vector<NodeType*> nodes_;
-  layers::LabelInfo<cpu, float> labels_;
-  Random<cpu, float> rnd_{0};
+  layers::LabelInfo<xpu, float> labels_;
+  Random<xpu, float> rnd_{0};
 };
+
+// The net on the cpu, as the tools and most tests use it.
+using Network = BasicNetwork<cpu>;
+extern template class BasicNetwork<cpu>;
 
 // "(100,1,28,28)".
 std::string ShapeText(const Shape<4>& shape);

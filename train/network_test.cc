@@ -58,8 +58,8 @@ TEST(NetworkTest, InfersShapesAndSummarises) {
   net->Forward(false);
   EXPECT_NEAR(net->Output()[0][0] + net->Output()[0][1] + net->Output()[0][2],
               1.0f, 1e-5f);
-  EXPECT_EQ(net->NodeData(net->NodeIndex("h")).shape_, Shape4(10, 1, 1, 5));
-  EXPECT_EQ(net->NodeIndex("nothing"), -1);
+  EXPECT_EQ(net->NodeData(net->net_config().FindNode("h")).shape_,
+            Shape4(10, 1, 1, 5));
 }
 
 TEST(NetworkTest, LayerThatCannotTakeItsInput) {

@@ -178,12 +178,10 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
   }
 
   metric_nodes_ = CheckMetrics(checked_, shape_data->label_width());
-  BuiltNet built =
-      BuildNet(checked_, InputShapes(config, param, *shape_data, *shape_chain),
-               IsTraining(param));
-  net_ = std::move(built.net);
-  updater_ = std::move(built.updater);
-  if (!param.silent) out_ << net_->Summary() << std::flush;
+  model_ = CreateModel(checked_,
+                       InputShapes(config, param, *shape_data, *shape_chain),
+                       IsTraining(param));
+  if (!param.silent) out_ << model_->Summary() << std::flush;
   for (const MetricSpec& spec : param.metrics) {
     if (param.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
     for (auto& set : eval_sets_) set->metrics.AddMetric(spec.name, spec.field);
@@ -211,51 +209,17 @@ void Trainer::Run() {
 std::string Trainer::ModelDir() const { return checked_.param.model_dir; }
 
 index_t Trainer::FeedBatch(const DataBatch& batch, bool with_labels) {
-  Copy(net_->input(), batch.data);
-  for (size_t k = 0; k < batch.extra_data.size(); ++k) {
-    Copy(net_->input(k + 1), batch.extra_data[k]);
-  }
-  net_->ClearLabels();
-  if (with_labels) {
-    for (const auto& field : LabelFields(batch, batch.batch_size)) {
-      net_->SetLabel(field.first, field.second);
-    }
-  }
+  model_->Feed(batch, with_labels);
   return batch.batch_size - batch.num_batch_padd;
 }
 
-std::map<std::string, Tensor<cpu, 2, float>> Trainer::LabelFields(
-    const DataBatch& batch, index_t rows) const {
-  // Tensor has no read-only form; the views are only read.
-  float* labels = const_cast<float*>(batch.label.dptr_);
-  const index_t width = batch.label.size(1);
-  std::map<std::string, Tensor<cpu, 2, float>> fields;
-  fields["label"] = Tensor<cpu, 2, float>(labels, Shape2(rows, width));
-  for (const LabelField& field : checked_.param.label_fields) {
-    fields[field.name] = Tensor<cpu, 2, float>(
-        labels + field.begin, Shape2(rows, field.end - field.begin), width,
-        nullptr);
-  }
-  return fields;
-}
-
-Tensor<cpu, 2, float> Trainer::OutputRows(index_t rows) const {
-  Tensor<cpu, 2, float> output = net_->Output();
-  return Tensor<cpu, 2, float>(output.dptr_, Shape2(rows, output.size(1)));
-}
-
 void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
-                         optim::MetricSet* metrics) const {
+                         optim::MetricSet* metrics) {
   std::vector<Tensor<cpu, 2, float>> outputs;
-  for (int node : metric_nodes_) {
-    if (node < 0) {
-      outputs.push_back(OutputRows(rows));
-    } else {
-      const Tensor<cpu, 2, float> data = layers::AsMatrix(net_->NodeData(node));
-      outputs.emplace_back(data.dptr_, Shape2(rows, data.size(1)));
-    }
-  }
-  metrics->Add(outputs, LabelFields(batch, rows));
+  for (int node : metric_nodes_)
+    outputs.push_back(model_->HostRows(node, rows));
+  metrics->Add(outputs,
+               HostLabelFields(batch, checked_.param.label_fields, rows));
 }
 
 void Trainer::Train() {
@@ -300,8 +264,8 @@ void Trainer::Train() {
 }
 
 long Trainer::TrainRound(int round) {
-  updater_->StartRound(round);
-  net_->rnd().Seed(RoundSeed(checked_.param.seed, round));
+  model_->StartRound(round);
+  model_->SeedLayers(RoundSeed(checked_.param.seed, round));
   train_metrics_.Clear();
   train_data_->BeforeFirst();
   ++data_passes_;
@@ -311,11 +275,11 @@ long Trainer::TrainRound(int round) {
   while (train_data_->Next()) {
     const DataBatch& batch = train_data_->Value();
     const index_t rows = FeedBatch(batch, true);
-    net_->Forward(true);
-    const double loss = net_->Loss();
+    model_->Forward(true);
+    const double loss = model_->Loss();
     if (!std::isfinite(loss)) {
       bar.Finish();
-      const std::string where = net_->TraceNonFinite(true);
+      const std::string where = model_->TraceNonFinite(true);
       throw TrainingError(absl::StrCat(
           "round ", round + 1, ", batch ", batches + 1, ": the loss is ", loss,
           "; ", where.empty() ? "no layer output is" : where,
@@ -324,8 +288,8 @@ long Trainer::TrainRound(int round) {
     if (checked_.param.eval_train && rows > 0) {
       AddMetrics(batch, rows, &train_metrics_);
     }
-    net_->Backprop();
-    updater_->Update();
+    model_->Backprop();
+    model_->Update();
     ++batches;
     instances += rows;
     bar.Update(batches);
@@ -342,7 +306,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
     while (set->data->Next()) {
       const DataBatch& batch = set->data->Value();
       const index_t rows = FeedBatch(batch, true);
-      net_->Forward(false);
+      model_->Forward(false);
       if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
     for (const optim::MetricResult& result : set->metrics.Results()) {

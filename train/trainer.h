@@ -1,6 +1,7 @@
 // Trainer: runs one task of a config - train, finetune, pred, extract or
-// eval - with the net (network.h), the data iterators (train/data), the
-// updater and metrics (train/optim) and checkpoints (net_checkpoint.h).
+// eval - with the net and its updater on the configured device (model.h),
+// the data iterators (train/data), the metrics (train/optim) and
+// checkpoints (net_checkpoint.h).
 //
 // Example:
 //
@@ -41,10 +42,9 @@
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/data/data_batch.h"
+#include "train/model.h"
 #include "train/net_setup.h"
-#include "train/network.h"
 #include "train/optim/metric_set.h"
-#include "train/optim/updater.h"
 #include "train/round_log.h"
 #include "train/trainer_param.h"
 
@@ -78,7 +78,6 @@ class Trainer {
   void Run();
 
   const TrainerParam& param() const { return checked_.param; }
-  Network& net() { return *net_; }
 
  private:
   struct EvalSet;
@@ -98,18 +97,12 @@ class Trainer {
   // Loads the model for pred, extract and eval: model_in, else the newest
   // checkpoint of model_dir.
   void LoadModelForInference();
-  // Copies batch into the net's inputs and labels; returns its real rows.
+  // Puts batch into the model; returns its real rows.
   index_t FeedBatch(const DataBatch& batch, bool with_labels);
-  // The first `rows` rows of every label field of `batch`: "label" and the
-  // label_vec fields.
-  std::map<std::string, Tensor<cpu, 2, float>> LabelFields(
-      const DataBatch& batch, index_t rows) const;
-  // The first `rows` rows of the net's output.
-  Tensor<cpu, 2, float> OutputRows(index_t rows) const;
   // Adds the first `rows` rows of the outputs the metrics read, against
   // `batch`'s labels.
   void AddMetrics(const DataBatch& batch, index_t rows,
-                  optim::MetricSet* metrics) const;
+                  optim::MetricSet* metrics);
   std::string ModelDir() const;
 
   TrainerInputs inputs_;
@@ -118,8 +111,8 @@ class Trainer {
   std::unique_ptr<DataIterator> train_data_;
   std::vector<std::unique_ptr<EvalSet>> eval_sets_;
   std::unique_ptr<DataIterator> pred_data_;
-  std::unique_ptr<Network> net_;
-  std::unique_ptr<optim::Updater<cpu, float>> updater_;
+  // The net and its updater on the configured device.
+  std::unique_ptr<Model> model_;
   optim::MetricSet train_metrics_;
   // Per metric: the node whose output it scores, or -1 for the net's output.
   std::vector<int> metric_nodes_;

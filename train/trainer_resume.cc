@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "train/checkpoint.h"
-#include "train/net_checkpoint.h"
 #include "train/trainer.h"
 
 namespace umbra {
@@ -19,7 +18,7 @@ constexpr char kRngScheme[] =
 }  // namespace
 
 int Trainer::PrepareTraining() {
-  net_->InitWeights(checked_.param.seed);
+  model_->InitWeights(checked_.param.seed);
   std::string resume_path;
   if (checked_.param.task == kTaskTrain) {
     if (checked_.param.continue_training) {
@@ -41,7 +40,7 @@ int Trainer::PrepareTraining() {
     }
     const Checkpoint checkpoint = ReadCheckpoint(checked_.param.model_in);
     const std::vector<std::string> loaded =
-        LoadWeightsByName(checkpoint, checked_.param.model_in, net_.get());
+        model_->LoadWeightsByName(checkpoint, checked_.param.model_in);
     if (!checked_.param.silent) {
       out_ << "finetune: loaded " << loaded.size() << " weights from '"
            << checked_.param.model_in << "': " << absl::StrJoin(loaded, ", ")
@@ -52,8 +51,8 @@ int Trainer::PrepareTraining() {
   if (resume_path.empty()) return 0;
 
   const Checkpoint checkpoint = ReadCheckpoint(resume_path);
-  LoadNetWeights(checkpoint, resume_path, net_.get());
-  LoadUpdater(checkpoint, resume_path, updater_.get());
+  model_->LoadWeights(checkpoint, resume_path);
+  model_->LoadUpdater(checkpoint, resume_path);
   for (const RoundMetricsProto& round : checkpoint.metrics()) {
     RoundFigures figures;
     figures.round = round.round();
@@ -92,9 +91,8 @@ void Trainer::SaveCheckpoint(int rounds_done) {
     checkpoint.add_overrides(arg);
   }
   checkpoint.set_round(rounds_done);
-  checkpoint.set_num_update(updater_->progress().num_update);
-  SaveNetWeights(net_.get(), &checkpoint);
-  SaveUpdater(*updater_, &checkpoint);
+  checkpoint.set_num_update(model_->num_update());
+  model_->SaveTo(&checkpoint);
   RngStateProto* rng = checkpoint.mutable_rng();
   rng->set_seed(checked_.param.seed);
   rng->set_data_passes(data_passes_);

@@ -7,7 +7,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "train/checkpoint.h"
-#include "train/net_checkpoint.h"
 #include "train/trainer.h"
 
 namespace umbra {
@@ -26,7 +25,7 @@ void Trainer::LoadModelForInference() {
     path = *newest;
   }
   const Checkpoint checkpoint = ReadCheckpoint(path);
-  LoadNetWeights(checkpoint, path, net_.get());
+  model_->LoadWeights(checkpoint, path);
   if (!checked_.param.silent) {
     out_ << "loaded '" << path << "' (round " << checkpoint.round() << ")\n";
   }
@@ -41,58 +40,47 @@ void Trainer::Predict() {
     throw TrainingError(
         absl::StrCat("cannot write predictions to '", temp, "'"));
   }
-  Tensor<cpu, 4, float> node;
+  int node = kNetOutput;
   if (checked_.param.task == kTaskExtract) {
-    if (checked_.param.extract_node_name.empty()) {
+    const std::string& name = checked_.param.extract_node_name;
+    if (name.empty()) {
       throw TrainingError(
           "task = extract needs extract_node_name = <node> (a node of the "
           "netconfig, e.g. the name after -> in a layer line)");
     }
-    const int index = net_->NodeIndex(checked_.param.extract_node_name);
-    if (index < 0) {
+    node = checked_.config.net.FindNode(name);
+    if (node < 0) {
       const ConfigEntry* entry =
           checked_.config.FindGlobal("extract_node_name");
       if (entry == nullptr) entry = checked_.config.FindGlobal("extract_node");
       throw ConfigError(
           entry != nullptr ? entry->location : SourceLocation(),
           "extract_node_name",
-          absl::StrCat(
-              "no node named '", checked_.param.extract_node_name,
-              "' in the net; nodes: ", absl::StrJoin(net_->NodeNames(), ", ")));
+          absl::StrCat("no node named '", name, "' in the net; nodes: ",
+                       absl::StrJoin(checked_.config.net.NamedNodes(), ", ")));
     }
-    node = net_->NodeData(index);
   }
   long rows_written = 0;
   pred_data_->BeforeFirst();
   while (pred_data_->Next()) {
     const index_t rows = FeedBatch(pred_data_->Value(), false);
-    net_->Forward(false);
-    if (checked_.param.task == kTaskExtract) {
-      const size_t width = node.shape_.Size() / node.size(0);
-      for (index_t i = 0; i < rows; ++i) {
-        const float* row = node.dptr_ + i * width;
-        for (size_t j = 0; j < width; ++j) {
-          file << (j ? " " : "") << absl::StrFormat("%g", row[j]);
+    model_->Forward(false);
+    const Tensor<cpu, 2, float> scores = model_->HostRows(node, rows);
+    const index_t width = scores.size(1);
+    for (index_t i = 0; i < rows; ++i) {
+      if (checked_.param.task == kTaskExtract || checked_.param.output_prob ||
+          width == 1) {
+        for (index_t j = 0; j < width; ++j) {
+          file << (j ? " " : "") << absl::StrFormat("%g", scores[i][j]);
         }
-        file << "\n";
-      }
-    } else {
-      const Tensor<cpu, 2, float> scores = OutputRows(rows);
-      for (index_t i = 0; i < rows; ++i) {
-        const index_t width = scores.size(1);
-        if (checked_.param.output_prob || width == 1) {
-          for (index_t j = 0; j < width; ++j) {
-            file << (j ? " " : "") << absl::StrFormat("%g", scores[i][j]);
-          }
-        } else {
-          index_t best = 0;
-          for (index_t j = 1; j < width; ++j) {
-            if (scores[i][j] > scores[i][best]) best = j;
-          }
-          file << best;
+      } else {
+        index_t best = 0;
+        for (index_t j = 1; j < width; ++j) {
+          if (scores[i][j] > scores[i][best]) best = j;
         }
-        file << "\n";
+        file << best;
       }
+      file << "\n";
     }
     rows_written += rows;
   }

@@ -388,9 +388,9 @@ TEST(TrainerTest, MetricLineErrors) {
     ADD_FAILURE() << "no ConfigError for " << line;
     return std::string();
   };
-  const std::string line =
-      absl::StrCat(dir, "/net.conf:",
-                   std::count(config.begin(), config.end(), '\n') + 1, ": ");
+  const std::string line = absl::StrCat(
+      dir, "/net.conf:", std::count(config.begin(), config.end(), '\n') + 1,
+      ": ");
   EXPECT_EQ(error_of("metric[class,secnd] = rmse"),
             line +
                 "metric 'rmse': the net has no node 'secnd'; did you mean "

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "train/optim/update_rules.h"
+#include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
 
@@ -45,14 +45,10 @@ class AdamFamilyUpdater : public Updater<xpu, DType> {
   }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
-    Tensor<xpu, 1, DType> w = weight.data;
-    Tensor<xpu, 1, DType> m = *weight.state[0];
-    Tensor<xpu, 1, DType> v = *weight.state[1];
-    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
-      AdamStep(w, m, v, grad, s.lr, s.wd, DType(param_.beta1),
-               DType(param_.beta2), DType(param_.epsilon),
-               static_cast<long>(s.t), decoupled);
-    });
+    ApplyAdamRule<xpu, DType>(
+        weight.data, *weight.state[0], *weight.state[1], weight.grad, s.clip,
+        s.lr, s.wd, DType(param_.beta1), DType(param_.beta2),
+        DType(param_.epsilon), static_cast<long>(s.t), decoupled);
   }
 
  private:

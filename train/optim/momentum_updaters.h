@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "train/optim/update_rules.h"
+#include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
 
@@ -36,16 +36,9 @@ class MomentumUpdater : public Updater<xpu, DType> {
   }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
-    Tensor<xpu, 1, DType> w = weight.data;
-    Tensor<xpu, 1, DType> m = *weight.state[0];
-    const DType momentum = DType(param_.momentum);
-    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
-      if (nesterov) {
-        NagStep(w, m, grad, s.lr, s.wd, momentum);
-      } else {
-        SgdStep(w, m, grad, s.lr, s.wd, momentum);
-      }
-    });
+    ApplyMomentumRule<xpu, DType>(weight.data, *weight.state[0], weight.grad,
+                                  s.clip, s.lr, s.wd, DType(param_.momentum),
+                                  nesterov);
   }
 
  private:

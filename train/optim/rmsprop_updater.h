@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "train/optim/update_rules.h"
+#include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
 
@@ -37,12 +37,9 @@ class RmspropUpdater : public Updater<xpu, DType> {
   }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
-    Tensor<xpu, 1, DType> w = weight.data;
-    Tensor<xpu, 1, DType> v = *weight.state[0];
-    WithGradient(weight.grad, s.clip, [&](const auto& grad) {
-      RmspropStep(w, v, grad, s.lr, s.wd, DType(param_.rho),
-                  DType(param_.epsilon));
-    });
+    ApplyRmspropRule<xpu, DType>(weight.data, *weight.state[0], weight.grad,
+                                 s.clip, s.lr, s.wd, DType(param_.rho),
+                                 DType(param_.epsilon));
   }
 
  private:

@@ -1,9 +1,11 @@
 // The update rules as umbra expressions, one pass per assignment and no
-// temporaries, templated on the device so that the GPU backend can
-// instantiate them. `grad` is the gradient expression: the gradient tensor,
-// or F<clip_gradient>(g, c) when clipping (see WithGradient). Each rule
-// computes G = grad + wd * w (L2 weight decay, coupled with the gradient)
-// unless it says otherwise.
+// temporaries, templated on the device, and the definitions of the
+// update_steps.h functions that apply them. Include it only where those are
+// instantiated (update_steps.cc for the cpu, update_steps.cu for the gpu):
+// on the gpu the expressions compile only under nvcc. `grad` is the gradient
+// expression: the gradient tensor, or F<clip_gradient>(g, c) when clipping (see
+// WithGradient). Each rule computes G = grad + wd * w (L2 weight decay, coupled
+// with the gradient) unless it says otherwise.
 //
 // Example:
 //
@@ -16,6 +18,7 @@
 #include <cmath>
 
 #include "tensor/tensor.h"
+#include "train/optim/update_steps.h"
 
 namespace umbra {
 namespace optim {
@@ -117,6 +120,51 @@ inline void RmspropStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> v,
   v = rho * v + (DType(1) - rho) * F<umbra::op::square>(grad + wd * w);
   w = w - lr * (grad + wd * w) / (F<umbra::op::sqrt>(v) + epsilon);
 }
+
+template <typename xpu, typename DType>
+void ApplyMomentumRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
+                       Tensor<xpu, 1, DType> g, DType clip, DType lr, DType wd,
+                       DType momentum, bool nesterov) {
+  WithGradient(g, clip, [&](const auto& grad) {
+    if (nesterov) {
+      NagStep(w, m, grad, lr, wd, momentum);
+    } else {
+      SgdStep(w, m, grad, lr, wd, momentum);
+    }
+  });
+}
+
+template <typename xpu, typename DType>
+void ApplyAdamRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
+                   Tensor<xpu, 1, DType> v, Tensor<xpu, 1, DType> g, DType clip,
+                   DType lr, DType wd, DType beta1, DType beta2, DType epsilon,
+                   long t, bool decoupled) {
+  WithGradient(g, clip, [&](const auto& grad) {
+    AdamStep(w, m, v, grad, lr, wd, beta1, beta2, epsilon, t, decoupled);
+  });
+}
+
+template <typename xpu, typename DType>
+void ApplyRmspropRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> v,
+                      Tensor<xpu, 1, DType> g, DType clip, DType lr, DType wd,
+                      DType rho, DType epsilon) {
+  WithGradient(g, clip, [&](const auto& grad) {
+    RmspropStep(w, v, grad, lr, wd, rho, epsilon);
+  });
+}
+
+// Explicit instantiations of the rules for one device and type.
+#define UMBRA_OPTIM_INSTANTIATE_RULES(xpu, DType)                            \
+  template void ApplyMomentumRule<xpu, DType>(                               \
+      Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>,   \
+      DType, DType, DType, DType, bool);                                     \
+  template void ApplyAdamRule<xpu, DType>(                                   \
+      Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>,   \
+      Tensor<xpu, 1, DType>, DType, DType, DType, DType, DType, DType, long, \
+      bool);                                                                 \
+  template void ApplyRmspropRule<xpu, DType>(                                \
+      Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>, Tensor<xpu, 1, DType>,   \
+      DType, DType, DType, DType, DType)
 
 }  // namespace optim
 }  // namespace umbra

@@ -7,6 +7,8 @@
 //   // momentum_updaters.cc
 //   UMBRA_REGISTER_UPDATER("sgd", SgdUpdater, "SGD with momentum.",
 //                          {"MomentumParam"});
+//   // updaters_gpu.cc (--config=cuda)
+//   UMBRA_REGISTER_UPDATER_DEVICE(gpu, "sgd", SgdUpdater);
 //
 //   // the trainer (`updater = adam` and the global keys)
 //   std::unique_ptr<Updater<cpu, float>> updater =
@@ -87,6 +89,14 @@ bool RegisterUpdater(UpdaterTypeInfo info) {
   return true;
 }
 
+// Registers the `xpu` float creator of U under `type` (the type itself is
+// registered by RegisterUpdater, for the cpu).
+template <typename xpu, template <typename, typename> class U>
+bool RegisterUpdaterDevice(const char* type) {
+  UpdaterCreators<xpu, float>()[type] = &NewUpdater<xpu, float, U>;
+  return true;
+}
+
 }  // namespace internal
 
 // A new updater of `type` configured from `kwargs`: UpdaterParam keys,
@@ -124,5 +134,14 @@ std::unique_ptr<Updater<xpu, DType>> CreateUpdater(absl::string_view type,
       umbra_updater_registered_, __COUNTER__) =                      \
       ::umbra::optim::internal::RegisterUpdater<UpdaterClass>(       \
           ::umbra::optim::UpdaterTypeInfo{type, description, __VA_ARGS__})
+
+// Registers the `device` (gpu) float creator of an updater registered with
+// UMBRA_REGISTER_UPDATER, at namespace scope in one file of an alwayslink
+// library built for that device.
+#define UMBRA_REGISTER_UPDATER_DEVICE(device, type, UpdaterClass)      \
+  [[maybe_unused]] static const bool UMBRA_OPTIM_CONCAT_(              \
+      umbra_updater_registered_, __COUNTER__) =                        \
+      ::umbra::optim::internal::RegisterUpdaterDevice<::umbra::device, \
+                                                      UpdaterClass>(type)
 
 #endif  // UMBRA_TRAIN_OPTIM_UPDATER_REGISTRY_H_

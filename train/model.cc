@@ -1,0 +1,61 @@
+#include "train/model.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "train/model_impl.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+std::map<DeviceChoice::Kind, ModelFactory>& Factories() {
+  static auto* factories = new std::map<DeviceChoice::Kind, ModelFactory>{
+      {DeviceChoice::kCpu, &ModelOn<cpu>::Make}};
+  return *factories;
+}
+
+}  // namespace
+
+template class ModelOn<cpu>;
+
+bool RegisterModelFactory(DeviceChoice::Kind kind, ModelFactory factory) {
+  Factories()[kind] = factory;
+  return true;
+}
+
+std::map<std::string, Tensor<cpu, 2, float>> HostLabelFields(
+    const DataBatch& batch, const std::vector<LabelField>& fields,
+    index_t rows) {
+  // Tensor has no read-only form; the views are only read.
+  float* labels = const_cast<float*>(batch.label.dptr_);
+  const index_t width = batch.label.size(1);
+  std::map<std::string, Tensor<cpu, 2, float>> views;
+  views["label"] = Tensor<cpu, 2, float>(labels, Shape2(rows, width));
+  for (const LabelField& field : fields) {
+    views[field.name] = Tensor<cpu, 2, float>(
+        labels + field.begin, Shape2(rows, field.end - field.begin), width,
+        nullptr);
+  }
+  return views;
+}
+
+std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
+                                   const std::vector<Shape<4>>& input_shapes,
+                                   bool training) {
+  const DeviceChoice device = ParseDevice(checked.param.dev);
+  const auto found = Factories().find(device.kind);
+  if (found == Factories().end()) {
+    throw GlobalError(checked.config, "dev",
+                      "dev = " + checked.param.dev +
+                          ": this program has no gpu trainer linked (it "
+                          "needs //train:trainer_gpu, which the //train "
+                          "binary links under --config=cuda)");
+  }
+  return found->second(checked, input_shapes, training);
+}
+
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,25 @@
+// The trainer's gpu templates, instantiated once (--config=cuda builds):
+// the net, its checkpoint functions and its Model, and the registration
+// that makes CreateModel build gpu models for `dev = gpu`. Compiled by g++:
+// the net on the gpu only fills, copies and adds tensors, and runs the
+// layers (//layers/gpu) and updaters (//train/optim:updaters_gpu) that nvcc
+// compiled.
+#include "train/model_impl.h"
+#include "train/net_checkpoint_impl.h"
+#include "train/network_impl.h"
+
+namespace umbra {
+namespace train {
+
+template class BasicNetwork<gpu>;
+UMBRA_TRAIN_NET_CHECKPOINT_INSTANCES(gpu);
+template class ModelOn<gpu>;
+
+namespace {
+
+[[maybe_unused]] const bool kGpuModelRegistered =
+    RegisterModelFactory(DeviceChoice::kGpu, &ModelOn<gpu>::Make);
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
