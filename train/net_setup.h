@@ -84,8 +84,8 @@ std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked);
 
 // The net of `config` as the trainer would build it, without data: every
 // check above, the net for ConfiguredInputShapes with its weights
-// initialised from `seed`, and the updater when the task trains. Leaves
-// the device set up for the caller's passes.
+// initialised from `seed`, and the updater when the task trains. The net
+// is on the cpu whatever `dev` says (which is still checked and set up).
 struct NetWithoutData {
   TrainConfig config;
   TrainerParam param;

@@ -28,6 +28,14 @@
 // N/2 and N/2 more after a resume, gives bit-identical weights.
 // A non-finite loss stops training with a TrainingError that names the
 // first layer whose output went non-finite.
+//
+// `dev = gpu` / `gpu:N` (a --config=cuda build) trains the same way on that
+// GPU: each batch is copied to it, the rows the metrics read are copied
+// back, checkpoints go through the host and load on either device. The
+// gpu's generator (cuRAND) draws the initial weights and dropout masks, so
+// a gpu run starts from other weights than a cpu run of the same seed
+// (start both from one model_in to compare them); bit-identical resumes
+// are promised on the cpu.
 #ifndef UMBRA_TRAIN_TRAINER_H_
 #define UMBRA_TRAIN_TRAINER_H_
 
