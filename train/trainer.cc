@@ -2,22 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "layers/layer_error.h"
-#include "param/edit_distance.h"
 #include "train/data/iterator_chain.h"
-#include "train/device.h"
-#include "train/optim/optim_error.h"
-#include "train/optim/updater_registry.h"
-#include "train/trainer_schema.h"
 
 namespace umbra {
 namespace train {

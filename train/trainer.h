@@ -40,7 +40,6 @@
 #define UMBRA_TRAIN_TRAINER_H_
 
 #include <chrono>
-#include <map>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
