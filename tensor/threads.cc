@@ -1,5 +1,7 @@
 #include "tensor/threads.h"
 
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -101,21 +103,17 @@ class ThreadPool {
   // Polls `ready` for up to kSpinTime before the caller blocks on a
   // condition variable: a training step runs many short parallel loops back
   // to back, and waking a sleeping thread costs tens of microseconds, more
-  // than many of those loops take. Spinning threads pause between polls and
-  // give up after kSpinTime, so an idle pool sleeps.
+  // than many of those loops take. Between polls the thread yields, so that
+  // a runnable thread on its core (a data prefetcher, say) is not kept
+  // waiting; after kSpinTime an idle pool sleeps.
   template <typename Ready>
   static void SpinUntil(const Ready& ready) {
     constexpr auto kSpinTime = std::chrono::microseconds(200);
     const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
     while (!ready()) {
-      for (int i = 0; i < 16; ++i) CpuRelax();
+      sched_yield();
       if (std::chrono::steady_clock::now() > deadline) return;
     }
-  }
-  static void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
   }
 
   // Claims and runs tasks until none are left.
