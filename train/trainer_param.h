@@ -112,7 +112,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
         "Where to run: cpu, gpu or gpu:N (GPU needs a build with "
         "--config=cuda).");
     UMBRA_DECLARE_FIELD(nthread).set_default(0).set_lower_bound(0).describe(
-        "CPU threads for tensor expressions; 0: one per core.");
+        "CPU threads for tensor expressions and matrix products; 0: one per "
+        "core.");
     UMBRA_DECLARE_FIELD(num_round).set_default(10).set_lower_bound(0).describe(
         "Rounds (passes over the training data) to train.");
     UMBRA_DECLARE_FIELD(max_round)
