@@ -25,17 +25,15 @@ using testing::RunTrainer;
 // a shared layer, and a second label column scored through label_vec.
 std::string GpuConfig(const std::string& dir) {
   std::string config = BlobsConfig(dir);
-  const size_t begin = config.find("layer[in->h]");
-  const size_t end = config.find("netconfig = end");
-  config.replace(begin, end - begin,
-                 "layer[in->h] = fullc:fc1\n"
-                 "  nhidden = 8\n"
-                 "layer[h->h] = relu\n"
-                 "layer[h->g] = share[fc1]\n"
-                 "layer[g->g] = tanh\n"
-                 "layer[g->out] = fullc:fc2\n"
-                 "  nhidden = 3\n"
-                 "layer[out->out] = softmax\n");
+  config = testing::WithLayers(config,
+                               "layer[in->h] = fullc:fc1\n"
+                               "  nhidden = 8\n"
+                               "layer[h->h] = relu\n"
+                               "layer[h->g] = share[fc1]\n"
+                               "layer[g->g] = tanh\n"
+                               "layer[g->out] = fullc:fc2\n"
+                               "  nhidden = 3\n"
+                               "layer[out->out] = softmax\n");
   return config + "label_vec[0,1) = class\nmetric[class,out] = rmse\n";
 }
 

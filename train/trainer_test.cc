@@ -158,17 +158,15 @@ TEST(TrainerTest, PredEvalAndFinetune) {
 TEST(TrainerTest, SharedLayerTrainsAndIsSavedOnce) {
   const std::string dir = NewTestDir("share");
   std::string config = BlobsConfig(dir);
-  const size_t begin = config.find("layer[in->h]");
-  const size_t end = config.find("netconfig = end");
-  config.replace(begin, end - begin,
-                 "layer[in->h] = fullc:fc1\n"
-                 "  nhidden = 8\n"
-                 "layer[h->h] = relu\n"
-                 "layer[h->g] = share[fc1]\n"
-                 "layer[g->g] = relu\n"
-                 "layer[g->out] = fullc:fc2\n"
-                 "  nhidden = 3\n"
-                 "layer[out->out] = softmax\n");
+  config = testing::WithLayers(config,
+                               "layer[in->h] = fullc:fc1\n"
+                               "  nhidden = 8\n"
+                               "layer[h->h] = relu\n"
+                               "layer[h->g] = share[fc1]\n"
+                               "layer[g->g] = relu\n"
+                               "layer[g->out] = fullc:fc2\n"
+                               "  nhidden = 3\n"
+                               "layer[out->out] = softmax\n");
   const std::string out = RunTrainer(dir, config, {"silent=0"});
   EXPECT_NE(out.find("share_2          share[fc1]"), std::string::npos) << out;
   EXPECT_LE(LastMetric(out, "test-error"), 0.05) << out;
@@ -335,21 +333,19 @@ std::string TwoHeadConfig(const std::string& dir) {
   config = absl::StrReplaceAll(config, {{"  silent = 1\niter = end",
                                          "  silent = 1\n  label_width = 2\n"
                                          "iter = end"}});
-  const size_t begin = config.find("layer[in->h]");
-  const size_t end = config.find("netconfig = end");
-  config.replace(begin, end - begin,
-                 "layer[in->h] = fullc:fc1\n"
-                 "  nhidden = 16\n"
-                 "layer[h->h] = relu\n"
-                 "layer[h->h1,h2] = split\n"
-                 "layer[h1->first] = fullc:head1\n"
-                 "  nhidden = 3\n"
-                 "layer[first->first] = softmax\n"
-                 "  target = class\n"
-                 "layer[h2->second] = fullc:head2\n"
-                 "  nhidden = 3\n"
-                 "layer[second->second] = softmax\n"
-                 "  target = next\n");
+  config = testing::WithLayers(config,
+                               "layer[in->h] = fullc:fc1\n"
+                               "  nhidden = 16\n"
+                               "layer[h->h] = relu\n"
+                               "layer[h->h1,h2] = split\n"
+                               "layer[h1->first] = fullc:head1\n"
+                               "  nhidden = 3\n"
+                               "layer[first->first] = softmax\n"
+                               "  target = class\n"
+                               "layer[h2->second] = fullc:head2\n"
+                               "  nhidden = 3\n"
+                               "layer[second->second] = softmax\n"
+                               "  target = next\n");
   config = absl::StrReplaceAll(
       config, {{"metric = error\nmetric = logloss\n",
                 "label_vec[0,1) = class\nlabel_vec[1,2) = next\n"

@@ -90,6 +90,14 @@ silent = 1
                              {{"DIR", dir}});
 }
 
+std::string WithLayers(std::string config, const std::string& layers) {
+  const size_t begin = config.find("netconfig = start\n") +
+                       std::string("netconfig = start\n").size();
+  const size_t end = config.find("netconfig = end");
+  config.replace(begin, end - begin, layers);
+  return config;
+}
+
 std::string RunTrainer(const std::string& dir, const std::string& config_text,
                        const std::vector<std::string>& overrides) {
   const std::string path = dir + "/net.conf";

@@ -34,6 +34,10 @@ void WriteBlobsCsv(const std::string& path, int rows, unsigned seed);
 // CSV files.
 std::string BlobsConfig(const std::string& dir);
 
+// `config` (a BlobsConfig) with the layers of its netconfig block replaced by
+// `layers` (layer lines and their keys, reading node `in`).
+std::string WithLayers(std::string config, const std::string& layers);
+
 // Writes `config_text` to a file in its directory and runs the Trainer on it
 // with `overrides`; returns what it printed. Exceptions propagate.
 std::string RunTrainer(const std::string& dir, const std::string& config_text,
