@@ -16,7 +16,7 @@ using gpu_test::ToGpu;
 template <typename DType>
 class DotGpuTest : public gpu_test::GpuTest {
  protected:
-  static double Tol() { return sizeof(DType) == 4 ? 2e-5 : 1e-12; }
+  static double Tol() { return gpu_test::TolFor<DType>(2e-5, 1e-12); }
 
   // dst <SV> scale * dot(op(a), op(b)) on both devices.
   template <bool lt, bool rt>
@@ -56,8 +56,7 @@ class DotGpuTest : public gpu_test::GpuTest {
   }
 };
 
-typedef ::testing::Types<float, double> RealTypes;
-TYPED_TEST_SUITE(DotGpuTest, RealTypes);
+TYPED_TEST_SUITE(DotGpuTest, gpu_test::RealTypes);
 
 TYPED_TEST(DotGpuTest, GemmEveryTransposeAndSaver) {
   for (bool pad : {false, true}) {

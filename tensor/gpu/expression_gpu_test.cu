@@ -43,11 +43,10 @@ class ExpressionGpuTest : public gpu_test::GpuTest {
     fn(got.view(), ga.view(), gb.view(), gc.view());
     EXPECT_TRUE(GpuNear(got.view(), want.view(), tol)) << "shape " << shape;
   }
-  static double Tol() { return sizeof(DType) == 4 ? 2e-6 : 1e-13; }
+  static double Tol() { return gpu_test::TolFor<DType>(2e-6, 1e-13); }
 };
 
-typedef ::testing::Types<float, double> RealTypes;
-TYPED_TEST_SUITE(ExpressionGpuTest, RealTypes);
+TYPED_TEST_SUITE(ExpressionGpuTest, gpu_test::RealTypes);
 
 TYPED_TEST(ExpressionGpuTest, ArithmeticInAllOperandCombinations) {
   typedef TypeParam D;

@@ -20,10 +20,9 @@ using gpu_test::ToGpu;
 template <typename DType>
 class ExtensionGpuTest : public gpu_test::GpuTest {
  protected:
-  static double Tol() { return sizeof(DType) == 4 ? 1e-4 : 1e-12; }
+  static double Tol() { return gpu_test::TolFor<DType>(1e-4, 1e-12); }
 };
-typedef ::testing::Types<float, double> RealTypes;
-TYPED_TEST_SUITE(ExtensionGpuTest, RealTypes);
+TYPED_TEST_SUITE(ExtensionGpuTest, gpu_test::RealTypes);
 
 TYPED_TEST(ExtensionGpuTest, SumAllExceptEveryDimOfAnExpression) {
   typedef TypeParam D;

@@ -1,4 +1,5 @@
 // Helpers specific to the GPU tests: a fixture that requires a CUDA device,
+// the element types of typed tests and their tolerances,
 // host<->device copies of whole tensors, element-wise comparison of a GPU
 // result with a host reference, and (in .cu files) SameOnGpu, which runs one
 // expression on both devices. The seeded RNG and the host comparison come
@@ -15,6 +16,7 @@
 #define UMBRA_TENSOR_GPU_GPU_TEST_UTIL_H_
 
 #include <tuple>
+#include <type_traits>
 
 #include "gtest/gtest.h"
 #include "tensor/gpu/tensor_gpu.h"
@@ -26,6 +28,18 @@ namespace gpu_test {
 
 using test::AllNear;
 using test::Rng;
+
+// The element types of the typed GPU tests: TYPED_TEST_SUITE(Suite, RealTypes).
+typedef ::testing::Types<float, double> RealTypes;
+
+// A typed test's tolerance: `for_float` for float, `for_double` for double.
+template <typename DType>
+constexpr double TolFor(double for_float, double for_double) {
+  static_assert(
+      std::is_same<DType, float>::value || std::is_same<DType, double>::value,
+      "TolFor: the typed GPU tests run over float and double");
+  return std::is_same<DType, float>::value ? for_float : for_double;
+}
 
 // Fails the test up front when there is no GPU.
 class GpuTest : public ::testing::Test {

@@ -19,8 +19,7 @@ using gpu_test::ToGpu;
 
 template <typename DType>
 class RandomGpuTest : public gpu_test::GpuTest {};
-typedef ::testing::Types<float, double> RealTypes;
-TYPED_TEST_SUITE(RandomGpuTest, RealTypes);
+TYPED_TEST_SUITE(RandomGpuTest, gpu_test::RealTypes);
 
 template <int dim, typename DType>
 void Moments(const Tensor<cpu, dim, DType>& t, double* mean, double* var,
@@ -97,9 +96,9 @@ TYPED_TEST(RandomGpuTest, OnAStream) {
 template <typename DType>
 class ReduceGpuTest : public gpu_test::GpuTest {
  protected:
-  static double Tol() { return sizeof(DType) == 4 ? 1e-5 : 1e-12; }
+  static double Tol() { return gpu_test::TolFor<DType>(1e-5, 1e-12); }
 };
-TYPED_TEST_SUITE(ReduceGpuTest, RealTypes);
+TYPED_TEST_SUITE(ReduceGpuTest, gpu_test::RealTypes);
 
 // CPU reference of ReduceExceptDim on a 4-D tensor.
 template <typename Reducer, typename DType>
@@ -186,7 +185,7 @@ TYPED_TEST(ReduceGpuTest, ReduceWithEveryAxis) {
 
 template <typename DType>
 class OpsGpuTest : public gpu_test::GpuTest {};
-TYPED_TEST_SUITE(OpsGpuTest, RealTypes);
+TYPED_TEST_SUITE(OpsGpuTest, gpu_test::RealTypes);
 
 TYPED_TEST(OpsGpuTest, HostEntryPointsMatchTheCpuEngine) {
   typedef TypeParam D;

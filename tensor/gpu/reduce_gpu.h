@@ -174,6 +174,9 @@ inline void SoftmaxGradGpu(Tensor<gpu, dim, DType> dst,
                            const Tensor<gpu, dim, DType>& src,
                            const Tensor<gpu, dim - 1, DType>& label,
                            bool use_ignore, DType ignore_label) {
+  static_assert(dim == 2 || dim == 3,
+                "SoftmaxGrad (gpu): probabilities are 2-D (rows) or 3-D "
+                "(N, K, X)");
   CheckSoftmaxShapes("SoftmaxGrad", dst.shape_, src.shape_);
   CheckLabelShape(src.shape_, label.shape_);
   SoftmaxGradClasses(Classes(dst), Classes(src), Labels(label), use_ignore,
@@ -189,51 +192,33 @@ inline void SoftmaxGradGpu(Tensor<gpu, dim, DType> dst,
 // call then throws GpuError (the launch itself under UMBRA_CUDA_SYNC=1),
 // and, as after any device-side fault, the CUDA context is unusable.
 
-// dst[y] = softmax(src[y]) for every row (dst may be src).
-template <typename DType>
-inline void Softmax(Tensor<gpu, 2, DType> dst,
-                    const Tensor<gpu, 2, DType>& src) {
-  gpu_detail::CheckSoftmaxShapes("Softmax", dst.shape_, src.shape_);
-  gpu_detail::SoftmaxClasses(gpu_detail::Classes(dst), gpu_detail::Classes(src),
-                             dst.stream_);
-}
-// dst[n][:][x] = softmax(src[n][:][x]) for every n and x (dst may be src).
-template <typename DType>
-inline void Softmax(Tensor<gpu, 3, DType> dst,
-                    const Tensor<gpu, 3, DType>& src) {
+// 2-D: dst[y] = softmax(src[y]) for every row. 3-D: dst[n][:][x] =
+// softmax(src[n][:][x]) for every n and x. dst may be src.
+template <int dim, typename DType>
+inline void Softmax(Tensor<gpu, dim, DType> dst,
+                    const Tensor<gpu, dim, DType>& src) {
+  static_assert(dim == 2 || dim == 3,
+                "Softmax (gpu): probabilities are 2-D (rows) or 3-D (N, K, X)");
   gpu_detail::CheckSoftmaxShapes("Softmax", dst.shape_, src.shape_);
   gpu_detail::SoftmaxClasses(gpu_detail::Classes(dst), gpu_detail::Classes(src),
                              dst.stream_);
 }
 
-// dst[y][x] = src[y][x] - (x == label[y] ? 1 : 0): the gradient of
-// softmax + cross-entropy at the logits, from the probabilities src.
-template <typename DType>
-inline void SoftmaxGrad(Tensor<gpu, 2, DType> dst,
-                        const Tensor<gpu, 2, DType>& src,
-                        const Tensor<gpu, 1, DType>& label) {
+// The gradient of softmax + cross-entropy at the logits, from the
+// probabilities src: 2-D, dst[y][x] = src[y][x] - (x == label[y] ? 1 : 0);
+// 3-D, dst[n][:][x] = src[n][:][x] - one_hot(label[n][x]).
+template <int dim, typename DType>
+inline void SoftmaxGrad(Tensor<gpu, dim, DType> dst,
+                        const Tensor<gpu, dim, DType>& src,
+                        const Tensor<gpu, dim - 1, DType>& label) {
   gpu_detail::SoftmaxGradGpu(dst, src, label, false, DType(0));
 }
-// As above; rows labelled ignore_label get a zero gradient.
-template <typename DType>
-inline void SoftmaxGrad(Tensor<gpu, 2, DType> dst,
-                        const Tensor<gpu, 2, DType>& src,
-                        const Tensor<gpu, 1, DType>& label,
-                        const DType& ignore_label) {
-  gpu_detail::SoftmaxGradGpu(dst, src, label, true, ignore_label);
-}
-// dst[n][:][x] = src[n][:][x] - one_hot(label[n][x]).
-template <typename DType>
-inline void SoftmaxGrad(Tensor<gpu, 3, DType> dst,
-                        const Tensor<gpu, 3, DType>& src,
-                        const Tensor<gpu, 2, DType>& label) {
-  gpu_detail::SoftmaxGradGpu(dst, src, label, false, DType(0));
-}
-// As above; positions labelled ignore_label get a zero gradient.
-template <typename DType>
-inline void SoftmaxGrad(Tensor<gpu, 3, DType> dst,
-                        const Tensor<gpu, 3, DType>& src,
-                        const Tensor<gpu, 2, DType>& label,
+// As above; rows (2-D) or positions (3-D) labelled ignore_label get a zero
+// gradient.
+template <int dim, typename DType>
+inline void SoftmaxGrad(Tensor<gpu, dim, DType> dst,
+                        const Tensor<gpu, dim, DType>& src,
+                        const Tensor<gpu, dim - 1, DType>& label,
                         const DType& ignore_label) {
   gpu_detail::SoftmaxGradGpu(dst, src, label, true, ignore_label);
 }

@@ -21,10 +21,9 @@ using test::ThrowsTensorError;
 template <typename DType>
 class SoftmaxGpuTest : public gpu_test::GpuTest {
  protected:
-  static double Tol() { return sizeof(DType) == 4 ? 1e-5 : 1e-13; }
+  static double Tol() { return gpu_test::TolFor<DType>(1e-5, 1e-13); }
 };
-typedef ::testing::Types<float, double> RealTypes;
-TYPED_TEST_SUITE(SoftmaxGpuTest, RealTypes);
+TYPED_TEST_SUITE(SoftmaxGpuTest, gpu_test::RealTypes);
 
 // Softmax of fresh energies of shape s on both devices: out of place from
 // padded rows into unpadded ones, and in place.
