@@ -1,4 +1,5 @@
 // The cuDNN adapter (see cudnn.h).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -163,7 +164,9 @@ struct BackwardFilterSearch {
 // The first algorithm that ran and fits the workspace limit, measured, else
 // by the heuristics; sets *algo and *bytes. Tensor-core results are skipped
 // (they may compute in TF32); every algorithm runs with the descriptor's
-// own math type (FMA for float), which is never changed.
+// own math type (FMA for float), which is never changed. The workspace is
+// the larger of what the search reported and what cudnnGet*WorkspaceSize
+// says the call needs, so that Workspace() never refuses it later.
 template <typename Search, typename Algo>
 void Choose(const Problem& p, Algo* algo, size_t* bytes) {
   std::vector<typename Search::Perf> results(Search::MaxCount(p));
@@ -171,14 +174,16 @@ void Choose(const Problem& p, Algo* algo, size_t* bytes) {
     const int count = search(p, &results);
     for (int i = 0; i < count; ++i) {
       const typename Search::Perf& perf = results[i];
-      if (perf.status == CUDNN_STATUS_SUCCESS &&
-          perf.memory <= kWorkspaceLimitBytes &&
-          perf.mathType != CUDNN_TENSOR_OP_MATH &&
-          perf.mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
-        *algo = perf.algo;
-        *bytes = Search::Bytes(p, perf.algo);
-        return;
+      if (perf.status != CUDNN_STATUS_SUCCESS ||
+          perf.mathType == CUDNN_TENSOR_OP_MATH ||
+          perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
+        continue;
       }
+      const size_t need = std::max(perf.memory, Search::Bytes(p, perf.algo));
+      if (need > kWorkspaceLimitBytes) continue;
+      *algo = perf.algo;
+      *bytes = need;
+      return;
     }
   }
   throw GpuError(StrCat(
