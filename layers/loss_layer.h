@@ -12,9 +12,11 @@
 // Labels are a (batch, width) field of LabelInfo: a class index per row for
 // softmax, one target per output otherwise.
 //
-// The loss arithmetic runs on the CPU; on another device the layer copies
-// its input, labels and gradient through host buffers (as cxxnet did). The
-// gpu softmax overrides Forward and Backprop instead (layers/gpu).
+// Forward and Backprop run on the layer's device through three hooks
+// (Predict, SumLoss, Gradient) that each loss implements for its devices:
+// on the CPU with host loops (loss_layers.h); on the gpu (layers/gpu) with
+// cuDNN and the expression engine, the loss sum reduced on the device, so
+// that only that one number is copied to the host.
 //
 // Example:
 //   LabelInfo<cpu, float> labels;
@@ -31,7 +33,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "layers/layer.h"
@@ -60,43 +61,6 @@ struct LossParam : public Parameter<LossParam> {
   }
 };
 
-namespace internal {
-
-// `t` itself on the CPU; otherwise a copy in `buffer`.
-template <typename xpu, typename DType>
-inline Tensor<cpu, 2, DType> ToHost(const Tensor<xpu, 2, DType>& t,
-                                    TensorContainer<cpu, 2, DType>* buffer) {
-  if constexpr (std::is_same<xpu, cpu>::value) {
-    return t;
-  } else {
-    buffer->Resize(t.shape_);
-    Copy(buffer->view(), t, t.stream_);
-    if (t.stream_ != nullptr) t.stream_->Wait();
-    return buffer->view();
-  }
-}
-
-// Where the CPU code writes a result for `t`: `t` on the CPU, else `buffer`.
-template <typename xpu, typename DType>
-inline Tensor<cpu, 2, DType> HostTarget(
-    const Tensor<xpu, 2, DType>& t, TensorContainer<cpu, 2, DType>* buffer) {
-  if constexpr (std::is_same<xpu, cpu>::value) {
-    return t;
-  } else {
-    buffer->Resize(t.shape_);
-    return buffer->view();
-  }
-}
-
-// Copies a result from HostTarget back to `t` (nothing on the CPU).
-template <typename xpu, typename DType>
-inline void FromHost(const Tensor<xpu, 2, DType>& t,
-                     const Tensor<cpu, 2, DType>& host) {
-  if constexpr (!std::is_same<xpu, cpu>::value) Copy(t, host, t.stream_);
-}
-
-}  // namespace internal
-
 template <typename xpu, typename DType>
 class LossLayer : public Layer<xpu, DType> {
  public:
@@ -104,47 +68,37 @@ class LossLayer : public Layer<xpu, DType> {
   double Loss() const override { return loss_; }
 
   void Forward(bool is_train) override {
-    const Tensor<xpu, 2, DType> out = AsMatrix(this->out(0).data);
-    Tensor<cpu, 2, DType> in =
-        internal::ToHost(AsMatrix(this->in(0).data), &host_in_);
-    Tensor<cpu, 2, DType> pred = internal::HostTarget(out, &host_pred_);
+    const Tensor<xpu, 2, DType> in = AsMatrix(this->in(0).data);
     // The loss first: the prediction may overwrite the input (in place).
     loss_ = std::numeric_limits<double>::quiet_NaN();
-    Tensor<cpu, 2, DType> label;
-    if (FindLabel(false, &label)) {
-      loss_ = SumLoss(in, label) / double(in.size(0));
+    if (const Tensor<xpu, 2, DType>* label = LabelField(false)) {
+      loss_ = SumLoss(in, *label) / double(in.size(0));
     }
-    Predict(in, pred);
-    internal::FromHost(out, pred);
+    Predict(in, AsMatrix(this->out(0).data));
   }
 
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
-    Tensor<cpu, 2, DType> label;
-    FindLabel(true, &label);
-    const Tensor<xpu, 2, DType> in_grad = AsMatrix(this->in(0).grad);
-    Tensor<cpu, 2, DType> pred =
-        internal::ToHost(AsMatrix(this->out(0).data), &host_pred_);
-    Tensor<cpu, 2, DType> grad = internal::HostTarget(in_grad, &host_grad_);
-    Gradient(pred, label, grad);
+    const Tensor<xpu, 2, DType>& label = *LabelField(true);
+    Tensor<xpu, 2, DType> grad = AsMatrix(this->in(0).grad);
+    Gradient(AsMatrix(this->out(0).data), label, grad);
     grad *= DType(loss_param_.grad_scale / GradientBatch());
-    internal::FromHost(in_grad, grad);
   }
 
  protected:
   // The keys of the concrete loss (LossParam is read already).
   virtual void SetLossParams(const ParamKwargs& kwargs) {}
   // pred = the prediction from in (pred may be in).
-  virtual void Predict(Tensor<cpu, 2, DType> in,
-                       Tensor<cpu, 2, DType> pred) = 0;
+  virtual void Predict(Tensor<xpu, 2, DType> in,
+                       Tensor<xpu, 2, DType> pred) = 0;
   // The sum over the batch of the per-example losses, from the input (so
   // that softmax and multi_logistic need no log of an underflown
   // probability).
-  virtual double SumLoss(Tensor<cpu, 2, DType> in,
-                         Tensor<cpu, 2, DType> label) = 0;
+  virtual double SumLoss(Tensor<xpu, 2, DType> in,
+                         Tensor<xpu, 2, DType> label) = 0;
   // grad = d(sum of the per-example losses)/d(input), from the prediction.
-  virtual void Gradient(Tensor<cpu, 2, DType> pred, Tensor<cpu, 2, DType> label,
-                        Tensor<cpu, 2, DType> grad) = 0;
+  virtual void Gradient(Tensor<xpu, 2, DType> pred, Tensor<xpu, 2, DType> label,
+                        Tensor<xpu, 2, DType> grad) = 0;
   // The label width for an input of `width` outputs.
   virtual index_t LabelWidth(index_t width) const { return width; }
 
@@ -197,23 +151,22 @@ class LossLayer : public Layer<xpu, DType> {
                                   : this->in_shapes()[0][0];
   }
 
-  LossParam loss_param_;
-  double loss_ = std::numeric_limits<double>::quiet_NaN();
-
- private:
-  // The target field on the host (see LabelField); false when it is missing
-  // and not `required`.
-  bool FindLabel(bool required, Tensor<cpu, 2, DType>* label) {
-    const Tensor<xpu, 2, DType>* field = LabelField(required);
-    if (field == nullptr) return false;
-    *label = internal::ToHost(*field, &host_label_);
-    return true;
+  // The class index of row i of host labels (softmax, on either device); a
+  // LayerError unless an integer in [0, n).
+  index_t ClassOf(Tensor<cpu, 2, DType> label, index_t i, index_t n) const {
+    const DType value = label[i][0];
+    const index_t k = static_cast<index_t>(value);
+    if (!(value >= 0) || value != DType(k) || k >= n) {
+      std::ostringstream os;
+      os << "label of row " << i << " is " << value
+         << "; needs a class index in [0, " << n << ")";
+      this->Fail(os.str());
+    }
+    return k;
   }
 
-  TensorContainer<cpu, 2, DType> host_in_{false};
-  TensorContainer<cpu, 2, DType> host_pred_{false};
-  TensorContainer<cpu, 2, DType> host_grad_{false};
-  TensorContainer<cpu, 2, DType> host_label_{false};
+  LossParam loss_param_;
+  double loss_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace layers

@@ -13,8 +13,8 @@
 #define UMBRA_LAYERS_LOSS_LAYERS_H_
 
 #include <cmath>
-#include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "layers/loss_layer.h"
 #include "param/param.h"
@@ -23,8 +23,13 @@
 namespace umbra {
 namespace layers {
 
+// On the gpu, softmax is CudnnSoftmaxLayer (layers/gpu).
 template <typename xpu, typename DType>
 class SoftmaxLayer : public LossLayer<xpu, DType> {
+  static_assert(std::is_same<xpu, cpu>::value,
+                "SoftmaxLayer computes on the cpu; the gpu's softmax is "
+                "CudnnSoftmaxLayer (layers/gpu)");
+
  public:
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
@@ -38,7 +43,7 @@ class SoftmaxLayer : public LossLayer<xpu, DType> {
 
  protected:
   index_t LabelWidth(index_t width) const override { return 1; }
-  void Predict(Tensor<cpu, 2, DType> in, Tensor<cpu, 2, DType> pred) override {
+  void Predict(Tensor<xpu, 2, DType> in, Tensor<xpu, 2, DType> pred) override {
     const index_t n = in.size(1);
     for (index_t i = 0; i < in.size(0); ++i) {
       const DType* x = in[i].dptr_;
@@ -53,8 +58,8 @@ class SoftmaxLayer : public LossLayer<xpu, DType> {
       for (index_t k = 0; k < n; ++k) p[k] /= sum;
     }
   }
-  double SumLoss(Tensor<cpu, 2, DType> in,
-                 Tensor<cpu, 2, DType> label) override {
+  double SumLoss(Tensor<xpu, 2, DType> in,
+                 Tensor<xpu, 2, DType> label) override {
     // -log p[k] = log(sum_j exp(x_j)) - x_k, with the row maximum taken out.
     double sum = 0;
     const index_t n = in.size(1);
@@ -64,31 +69,17 @@ class SoftmaxLayer : public LossLayer<xpu, DType> {
       for (index_t k = 1; k < n; ++k) top = x[k] > top ? x[k] : top;
       double total = 0;
       for (index_t k = 0; k < n; ++k) total += std::exp(x[k] - top);
-      sum += top + std::log(total) - x[ClassOf(label, i, n)];
+      sum += top + std::log(total) - x[this->ClassOf(label, i, n)];
     }
     return sum;
   }
-  void Gradient(Tensor<cpu, 2, DType> pred, Tensor<cpu, 2, DType> label,
-                Tensor<cpu, 2, DType> grad) override {
+  void Gradient(Tensor<xpu, 2, DType> pred, Tensor<xpu, 2, DType> label,
+                Tensor<xpu, 2, DType> grad) override {
     for (index_t i = 0; i < pred.size(0); ++i) {
-      const index_t k = ClassOf(label, i, pred.size(1));
+      const index_t k = this->ClassOf(label, i, pred.size(1));
       for (index_t j = 0; j < pred.size(1); ++j) grad[i][j] = pred[i][j];
       grad[i][k] -= DType(1);
     }
-  }
-
- protected:
-  // The class index of row i; a LayerError unless an integer in [0, n).
-  index_t ClassOf(Tensor<cpu, 2, DType> label, index_t i, index_t n) const {
-    const DType value = label[i][0];
-    const index_t k = static_cast<index_t>(value);
-    if (!(value >= 0) || value != DType(k) || k >= n) {
-      std::ostringstream os;
-      os << "label of row " << i << " is " << value
-         << "; needs a class index in [0, " << n << ")";
-      this->Fail(os.str());
-    }
-    return k;
   }
 };
 
@@ -97,6 +88,55 @@ struct LpLossParam : public Parameter<LpLossParam> {
   UMBRA_DECLARE_PARAMETER(LpLossParam) {
     UMBRA_DECLARE_FIELD(p).set_default(2.0f).set_lower_bound(1.0f).describe(
         "The exponent of the loss sum |x - y|^p.");
+  }
+};
+
+// The device-specific arithmetic of lp_loss and multi_logistic: the loss
+// sums and the lp gradient (their other steps are expressions, the same on
+// every device). The cpu's is below (host loops, sums in double); the gpu's
+// is in layers/gpu/loss_layers.cu (the expression engine, sums reduced on
+// the device in double).
+template <typename xpu, typename DType>
+class LossMath;
+
+template <typename DType>
+class LossMath<cpu, DType> {
+ public:
+  // The sum of |in - label|^p.
+  static double LpSum(Tensor<cpu, 2, DType> in, Tensor<cpu, 2, DType> label,
+                      double p) {
+    double sum = 0;
+    for (index_t i = 0; i < in.size(0); ++i) {
+      for (index_t j = 0; j < in.size(1); ++j) {
+        sum += std::pow(std::fabs(double(in[i][j]) - label[i][j]), p);
+      }
+    }
+    return sum;
+  }
+  // grad = p |pred - label|^(p - 1) sign(pred - label).
+  static void LpGradient(Tensor<cpu, 2, DType> pred,
+                         Tensor<cpu, 2, DType> label, double p,
+                         Tensor<cpu, 2, DType> grad) {
+    for (index_t i = 0; i < pred.size(0); ++i) {
+      for (index_t j = 0; j < pred.size(1); ++j) {
+        const double d = double(pred[i][j]) - label[i][j];
+        const double sign = d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
+        grad[i][j] = DType(p * std::pow(std::fabs(d), p - 1) * sign);
+      }
+    }
+  }
+  // The sum of the binary cross-entropies -(y log s + (1 - y) log(1 - s)),
+  // s = sigmoid(x): softplus(x) - y x, without overflow.
+  static double LogisticSum(Tensor<cpu, 2, DType> in,
+                            Tensor<cpu, 2, DType> label) {
+    double sum = 0;
+    for (index_t i = 0; i < in.size(0); ++i) {
+      for (index_t j = 0; j < in.size(1); ++j) {
+        const double x = in[i][j], y = label[i][j];
+        sum += (x > 0 ? x : 0) + std::log1p(std::exp(-std::fabs(x))) - y * x;
+      }
+    }
+    return sum;
   }
 };
 
@@ -117,31 +157,23 @@ class LpLossLayer : public LossLayer<xpu, DType> {
     param.InitAllowUnknown(kwargs);
     p_ = param.p;
   }
-  void Predict(Tensor<cpu, 2, DType> in, Tensor<cpu, 2, DType> pred) override {
-    if (in.dptr_ != pred.dptr_) Copy(pred, in);
+  void Predict(Tensor<xpu, 2, DType> in, Tensor<xpu, 2, DType> pred) override {
+    Copy(pred, in, pred.stream_);  // nothing when in place
   }
-  double SumLoss(Tensor<cpu, 2, DType> in,
-                 Tensor<cpu, 2, DType> label) override {
-    double sum = 0;
-    for (index_t i = 0; i < in.size(0); ++i) {
-      for (index_t j = 0; j < in.size(1); ++j) {
-        sum += std::pow(std::fabs(double(in[i][j]) - label[i][j]), p_);
-      }
-    }
-    return sum;
+  double SumLoss(Tensor<xpu, 2, DType> in,
+                 Tensor<xpu, 2, DType> label) override {
+    return math_.LpSum(in, label, p_);
   }
-  void Gradient(Tensor<cpu, 2, DType> pred, Tensor<cpu, 2, DType> label,
-                Tensor<cpu, 2, DType> grad) override {
-    for (index_t i = 0; i < pred.size(0); ++i) {
-      for (index_t j = 0; j < pred.size(1); ++j) {
-        const double d = double(pred[i][j]) - label[i][j];
-        const double sign = d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
-        grad[i][j] = DType(p_ * std::pow(std::fabs(d), p_ - 1) * sign);
-      }
-    }
+  void Gradient(Tensor<xpu, 2, DType> pred, Tensor<xpu, 2, DType> label,
+                Tensor<xpu, 2, DType> grad) override {
+    math_.LpGradient(pred, label, p_, grad);
   }
 
+  // The exponent (2 for l2_loss).
   double p_ = 2.0;
+
+ private:
+  LossMath<xpu, DType> math_;
 };
 
 // lp_loss with p = 2 and no `p` key.
@@ -174,25 +206,20 @@ class MultiLogisticLayer : public LossLayer<xpu, DType> {
   }
 
  protected:
-  void Predict(Tensor<cpu, 2, DType> in, Tensor<cpu, 2, DType> pred) override {
+  void Predict(Tensor<xpu, 2, DType> in, Tensor<xpu, 2, DType> pred) override {
     pred = F<::umbra::op::sigmoid>(in);
   }
-  double SumLoss(Tensor<cpu, 2, DType> in,
-                 Tensor<cpu, 2, DType> label) override {
-    // -(y log s + (1 - y) log(1 - s)) = softplus(x) - y x, without overflow.
-    double sum = 0;
-    for (index_t i = 0; i < in.size(0); ++i) {
-      for (index_t j = 0; j < in.size(1); ++j) {
-        const double x = in[i][j], y = label[i][j];
-        sum += (x > 0 ? x : 0) + std::log1p(std::exp(-std::fabs(x))) - y * x;
-      }
-    }
-    return sum;
+  double SumLoss(Tensor<xpu, 2, DType> in,
+                 Tensor<xpu, 2, DType> label) override {
+    return math_.LogisticSum(in, label);
   }
-  void Gradient(Tensor<cpu, 2, DType> pred, Tensor<cpu, 2, DType> label,
-                Tensor<cpu, 2, DType> grad) override {
+  void Gradient(Tensor<xpu, 2, DType> pred, Tensor<xpu, 2, DType> label,
+                Tensor<xpu, 2, DType> grad) override {
     grad = pred - label;
   }
+
+ private:
+  LossMath<xpu, DType> math_;
 };
 
 extern template class SoftmaxLayer<cpu, float>;

@@ -30,10 +30,10 @@
 //   x.Set(cudnn::TypeOf<float>(), in.shape_);
 //   cudnn::ActivationDescriptor relu;
 //   relu.Set(CUDNN_ACTIVATION_RELU);
-//   const float one = 1, zero = 0;
 //   UMBRA_CUDNN_CHECK(
-//       cudnnActivationForward(cudnn::Handle(stream), relu.get(), &one,
-//                              x.get(), in.dptr_, &zero, x.get(), out.dptr_),
+//       cudnnActivationForward(cudnn::Handle(stream), relu.get(),
+//                              &cudnn::kOne<float>, x.get(), in.dptr_,
+//                              &cudnn::kZero<float>, x.get(), out.dptr_),
 //       "relu of " + x.str());
 #ifndef UMBRA_LAYERS_CUDNN_CUDNN_H_
 #define UMBRA_LAYERS_CUDNN_CUDNN_H_
@@ -88,6 +88,15 @@ constexpr cudnnDataType_t TypeOf() {
   return std::is_same<DType, float>::value ? CUDNN_DATA_FLOAT
                                            : CUDNN_DATA_DOUBLE;
 }
+
+// cuDNN's scaling factors: every call computes output = alpha * result +
+// beta * output, alpha and beta pointing to host values of the DType (the
+// CPU layers' `=` is alpha &kOne<DType>, beta &kZero<DType>; `+=` is beta
+// &kOne<DType>).
+template <typename DType>
+inline constexpr DType kOne = DType(1);
+template <typename DType>
+inline constexpr DType kZero = DType(0);
 
 // The handle of `stream` (null: the current device's default stream).
 cudnnHandle_t Handle(Stream<gpu>* stream);

@@ -9,11 +9,10 @@
 #define UMBRA_LAYERS_GPU_CUDNN_ACTIVATION_LAYER_H_
 
 #include <string>
-#include <type_traits>
 
 #include "layers/activation_layers.h"
 #include "layers/cudnn/cudnn.h"
-#include "layers/layer.h"
+#include "layers/gpu/cudnn_layer.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
@@ -36,31 +35,26 @@ struct CudnnActivationMode<TanhActivation> {
 };
 
 template <typename xpu, typename DType, typename Activation>
-class CudnnActivationLayer : public ActivationLayer<xpu, DType, Activation> {
-  static_assert(std::is_same<xpu, gpu>::value,
-                "CudnnActivationLayer runs on the gpu; the cpu has "
-                "ActivationLayer");
-
+class CudnnActivationLayer
+    : public CudnnLayer<xpu, DType, ActivationLayer<xpu, DType, Activation>> {
  public:
   void Forward(bool is_train) override {
-    const DType one = 1, zero = 0;
     UMBRA_CUDNN_CHECK(
-        cudnnActivationForward(cudnn::Handle(this->context().stream),
-                               act_desc_.get(), &one, desc_.get(),
-                               this->in(0).data.dptr_, &zero, desc_.get(),
-                               this->out(0).data.dptr_),
-        Problem());
+        cudnnActivationForward(this->Handle(), act_desc_.get(),
+                               &cudnn::kOne<DType>, desc_.get(),
+                               this->in(0).data.dptr_, &cudnn::kZero<DType>,
+                               desc_.get(), this->out(0).data.dptr_),
+        this->Problem());
   }
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
-    const DType one = 1, zero = 0;
     UMBRA_CUDNN_CHECK(
         cudnnActivationBackward(
-            cudnn::Handle(this->context().stream), act_desc_.get(), &one,
-            desc_.get(), this->out(0).data.dptr_, desc_.get(),
-            this->out(0).grad.dptr_, desc_.get(), this->in(0).data.dptr_, &zero,
+            this->Handle(), act_desc_.get(), &cudnn::kOne<DType>, desc_.get(),
+            this->out(0).data.dptr_, desc_.get(), this->out(0).grad.dptr_,
+            desc_.get(), this->in(0).data.dptr_, &cudnn::kZero<DType>,
             desc_.get(), this->in(0).grad.dptr_),
-        Problem());
+        this->Problem());
   }
 
  protected:
@@ -68,12 +62,9 @@ class CudnnActivationLayer : public ActivationLayer<xpu, DType, Activation> {
     desc_.Set(cudnn::TypeOf<DType>(), this->in_shapes()[0]);
     act_desc_.Set(CudnnActivationMode<Activation>::kMode);
   }
+  std::string Descriptors() const override { return desc_.str(); }
 
  private:
-  std::string Problem() const {
-    return LayerLabel(this->name(), this->type()) + ": " + desc_.str();
-  }
-
   // Input and output (the same shape).
   cudnn::TensorDescriptor desc_;
   cudnn::ActivationDescriptor act_desc_;

@@ -18,40 +18,35 @@
 #define UMBRA_LAYERS_GPU_CUDNN_BATCH_NORM_LAYER_H_
 
 #include <string>
-#include <type_traits>
 
 #include "layers/batch_norm_layer.h"
-#include "layers/channel_ops.h"
 #include "layers/cudnn/cudnn.h"
-#include "layers/layer.h"
+#include "layers/gpu/cudnn_layer.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
 namespace layers {
 
 template <typename xpu, typename DType>
-class CudnnBatchNormLayer : public BatchNormLayer<xpu, DType> {
-  static_assert(std::is_same<xpu, gpu>::value,
-                "CudnnBatchNormLayer runs on the gpu; the cpu has "
-                "BatchNormLayer");
+class CudnnBatchNormLayer
+    : public CudnnLayer<xpu, DType, BatchNormLayer<xpu, DType>> {
   using Base = BatchNormLayer<xpu, DType>;
 
  public:
   void Forward(bool is_train) override {
     if (!is_train) return Base::Forward(false);
     this->trained_ = true;
-    const DType one = 1, zero = 0;
-    Stream<gpu>* stream = this->context().stream;
     const Tensor<xpu, 4, DType> in = this->in(0).data;
-    if (this->InPlace()) Copy(input_copy_.view(), in, stream);
+    if (this->InPlace()) Copy(input_copy_.view(), in, this->context().stream);
     UMBRA_CUDNN_CHECK(
         cudnnBatchNormalizationForwardTraining(
-            cudnn::Handle(stream), CUDNN_BATCHNORM_SPATIAL, &one, &zero,
-            desc_.get(), Input(), desc_.get(), this->out(0).data.dptr_,
-            channel_desc_.get(), this->weight(this->gamma_).dptr_,
-            this->weight(this->beta_).dptr_, 0.0, nullptr, nullptr, Eps(),
-            this->mean_.dptr_, this->inv_std_.dptr_),
-        Problem());
+            this->Handle(), CUDNN_BATCHNORM_SPATIAL, &cudnn::kOne<DType>,
+            &cudnn::kZero<DType>, desc_.get(), Input(), desc_.get(),
+            this->out(0).data.dptr_, channel_desc_.get(),
+            this->weight(this->gamma_).dptr_, this->weight(this->beta_).dptr_,
+            0.0, nullptr, nullptr, Eps(), this->mean_.dptr_,
+            this->inv_std_.dptr_),
+        this->Problem());
     // var = 1 / inv_std^2 - eps: the biased batch variance (see the top).
     const DType keep = DType(this->param_.bn_momentum);
     Tensor<xpu, 1, DType> moving_mean = this->state(this->moving_mean_);
@@ -66,24 +61,27 @@ class CudnnBatchNormLayer : public BatchNormLayer<xpu, DType> {
 
   void Backprop(bool prop_grad) override {
     if (!this->trained_) return Base::Backprop(prop_grad);
-    const DType one = 1, zero = 0;
-    Stream<gpu>* stream = this->context().stream;
     // xhat_ serves test time only: in training it is free for the scratch
     // input gradient.
     const bool direct = prop_grad && !this->InPlace();
     DType* in_grad = direct ? this->in(0).grad.dptr_ : this->xhat_.dptr_;
-    UMBRA_CUDNN_CHECK(cudnnBatchNormalizationBackward(
-                          cudnn::Handle(stream), CUDNN_BATCHNORM_SPATIAL, &one,
-                          &zero, &one, &one, desc_.get(), Input(), desc_.get(),
-                          this->out(0).grad.dptr_, desc_.get(), in_grad,
-                          channel_desc_.get(), this->weight(this->gamma_).dptr_,
-                          this->gradient(this->gamma_).dptr_,
-                          this->gradient(this->beta_).dptr_, Eps(),
-                          this->mean_.dptr_, this->inv_std_.dptr_),
-                      Problem());
+    // The input gradient is written (beta 0), gamma's and beta's are added
+    // to (beta 1).
+    UMBRA_CUDNN_CHECK(
+        cudnnBatchNormalizationBackward(
+            this->Handle(), CUDNN_BATCHNORM_SPATIAL, &cudnn::kOne<DType>,
+            &cudnn::kZero<DType>, &cudnn::kOne<DType>, &cudnn::kOne<DType>,
+            desc_.get(), Input(), desc_.get(), this->out(0).grad.dptr_,
+            desc_.get(), in_grad, channel_desc_.get(),
+            this->weight(this->gamma_).dptr_,
+            this->gradient(this->gamma_).dptr_,
+            this->gradient(this->beta_).dptr_, Eps(), this->mean_.dptr_,
+            this->inv_std_.dptr_),
+        this->Problem());
     if (prop_grad && !direct) {
       Copy(this->in(0).grad,
-           Reshape(this->xhat_.view(), this->in(0).grad.shape_), stream);
+           Reshape(this->xhat_.view(), this->in(0).grad.shape_),
+           this->context().stream);
     }
   }
 
@@ -100,16 +98,15 @@ class CudnnBatchNormLayer : public BatchNormLayer<xpu, DType> {
       input_copy_.Release();
     }
   }
+  std::string Descriptors() const override {
+    return desc_.str() + " (batch, channels, inner, 1)";
+  }
 
  private:
   double Eps() const { return this->param_.eps; }
   // The input of the last Forward(true).
   const DType* Input() const {
     return this->InPlace() ? input_copy_.dptr_ : this->in(0).data.dptr_;
-  }
-  std::string Problem() const {
-    return LayerLabel(this->name(), this->type()) + ": " + desc_.str() +
-           " (batch, channels, inner, 1)";
   }
 
   // The input as (batch, channels, inner, 1).

@@ -15,71 +15,64 @@
 #define UMBRA_LAYERS_GPU_CUDNN_CONV_LAYER_H_
 
 #include <string>
-#include <type_traits>
 
 #include "layers/conv_layer.h"
 #include "layers/cudnn/cudnn.h"
-#include "layers/layer.h"
+#include "layers/gpu/cudnn_layer.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
 namespace layers {
 
 template <typename xpu, typename DType>
-class CudnnConvolutionLayer : public ConvolutionBase<xpu, DType> {
-  static_assert(std::is_same<xpu, gpu>::value,
-                "CudnnConvolutionLayer runs on the gpu; the cpu has "
-                "ConvolutionLayer");
-
+class CudnnConvolutionLayer
+    : public CudnnLayer<xpu, DType, ConvolutionBase<xpu, DType>> {
  public:
   void Forward(bool is_train) override {
-    const DType one = 1, zero = 0;
-    Stream<gpu>* stream = this->context().stream;
-    cudnnHandle_t handle = cudnn::Handle(stream);
     const Tensor<xpu, 4, DType> out = this->out(0).data;
     UMBRA_CUDNN_CHECK(
         cudnnConvolutionForward(
-            handle, &one, x_desc_.get(), this->in(0).data.dptr_, w_desc_.get(),
+            this->Handle(), &cudnn::kOne<DType>, x_desc_.get(),
+            this->in(0).data.dptr_, w_desc_.get(),
             this->weight(this->wmat_).dptr_, conv_desc_.get(), algos_.forward,
-            cudnn::Workspace(stream, algos_.forward_bytes),
-            algos_.forward_bytes, &zero, y_desc_.get(), out.dptr_),
-        Problem());
+            this->Workspace(algos_.forward_bytes), algos_.forward_bytes,
+            &cudnn::kZero<DType>, y_desc_.get(), out.dptr_),
+        this->Problem());
     if (this->param_.no_bias) return;
-    UMBRA_CUDNN_CHECK(cudnnAddTensor(handle, &one, b_desc_.get(),
-                                     this->weight(this->bias_).dptr_, &one,
-                                     y_desc_.get(), out.dptr_),
-                      Problem());
+    UMBRA_CUDNN_CHECK(
+        cudnnAddTensor(this->Handle(), &cudnn::kOne<DType>, b_desc_.get(),
+                       this->weight(this->bias_).dptr_, &cudnn::kOne<DType>,
+                       y_desc_.get(), out.dptr_),
+        this->Problem());
   }
 
   // Adds to the weight gradients (beta = 1), writes the input gradient.
   void Backprop(bool prop_grad) override {
-    const DType one = 1, zero = 0;
-    Stream<gpu>* stream = this->context().stream;
-    cudnnHandle_t handle = cudnn::Handle(stream);
     const DType* out_grad = this->out(0).grad.dptr_;
     if (!this->param_.no_bias) {
       UMBRA_CUDNN_CHECK(cudnnConvolutionBackwardBias(
-                            handle, &one, y_desc_.get(), out_grad, &one,
-                            b_desc_.get(), this->gradient(this->bias_).dptr_),
-                        Problem());
+                            this->Handle(), &cudnn::kOne<DType>, y_desc_.get(),
+                            out_grad, &cudnn::kOne<DType>, b_desc_.get(),
+                            this->gradient(this->bias_).dptr_),
+                        this->Problem());
     }
-    UMBRA_CUDNN_CHECK(
-        cudnnConvolutionBackwardFilter(
-            handle, &one, x_desc_.get(), this->in(0).data.dptr_, y_desc_.get(),
-            out_grad, conv_desc_.get(), algos_.backward_filter,
-            cudnn::Workspace(stream, algos_.backward_filter_bytes),
-            algos_.backward_filter_bytes, &one, w_desc_.get(),
-            this->gradient(this->wmat_).dptr_),
-        Problem());
+    UMBRA_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
+                          this->Handle(), &cudnn::kOne<DType>, x_desc_.get(),
+                          this->in(0).data.dptr_, y_desc_.get(), out_grad,
+                          conv_desc_.get(), algos_.backward_filter,
+                          this->Workspace(algos_.backward_filter_bytes),
+                          algos_.backward_filter_bytes, &cudnn::kOne<DType>,
+                          w_desc_.get(), this->gradient(this->wmat_).dptr_),
+                      this->Problem());
     if (!prop_grad) return;
-    UMBRA_CUDNN_CHECK(
-        cudnnConvolutionBackwardData(
-            handle, &one, w_desc_.get(), this->weight(this->wmat_).dptr_,
-            y_desc_.get(), out_grad, conv_desc_.get(), algos_.backward_data,
-            cudnn::Workspace(stream, algos_.backward_data_bytes),
-            algos_.backward_data_bytes, &zero, x_desc_.get(),
-            this->in(0).grad.dptr_),
-        Problem());
+    UMBRA_CUDNN_CHECK(cudnnConvolutionBackwardData(
+                          this->Handle(), &cudnn::kOne<DType>, w_desc_.get(),
+                          this->weight(this->wmat_).dptr_, y_desc_.get(),
+                          out_grad, conv_desc_.get(), algos_.backward_data,
+                          this->Workspace(algos_.backward_data_bytes),
+                          algos_.backward_data_bytes, &cudnn::kZero<DType>,
+                          x_desc_.get(), this->in(0).grad.dptr_),
+                      this->Problem());
   }
 
  protected:
@@ -95,19 +88,15 @@ class CudnnConvolutionLayer : public ConvolutionBase<xpu, DType> {
     conv_desc_.Set(type, Shape2(g.pad_y, g.pad_x),
                    Shape2(g.stride_y, g.stride_x),
                    Shape2(g.dilate_y, g.dilate_x), this->ngroup());
-    algos_ =
-        cudnn::FindConvolutionAlgorithms(cudnn::Handle(this->context().stream),
-                                         x_desc_, w_desc_, conv_desc_, y_desc_);
+    algos_ = cudnn::FindConvolutionAlgorithms(this->Handle(), x_desc_, w_desc_,
+                                              conv_desc_, y_desc_);
+  }
+  std::string Descriptors() const override {
+    return "x " + x_desc_.str() + ", w " + w_desc_.str() + ", " +
+           conv_desc_.str() + ", y " + y_desc_.str();
   }
 
  private:
-  // For errors: the layer and its cuDNN problem.
-  std::string Problem() const {
-    return LayerLabel(this->name(), this->type()) + ": x " + x_desc_.str() +
-           ", w " + w_desc_.str() + ", " + conv_desc_.str() + ", y " +
-           y_desc_.str();
-  }
-
   cudnn::TensorDescriptor x_desc_;
   cudnn::TensorDescriptor y_desc_;
   cudnn::TensorDescriptor b_desc_;

@@ -1,4 +1,4 @@
-// gpu instantiations and registration of the layer types that run on cuDNN
+// gpu registration of the layer types that run on cuDNN
 // (see README.md): conv, the pooling layers, relu, sigmoid, tanh, lrn,
 // batch_norm and softmax.
 #include "layers/gpu/cudnn_activation_layer.h"
@@ -13,27 +13,7 @@
 namespace umbra {
 namespace layers {
 
-template class CudnnConvolutionLayer<gpu, float>;
-template class CudnnConvolutionLayer<gpu, double>;
-template class CudnnPoolingLayer<gpu, float, MaxPooling>;
-template class CudnnPoolingLayer<gpu, double, MaxPooling>;
-template class CudnnPoolingLayer<gpu, float, AvgPooling>;
-template class CudnnPoolingLayer<gpu, double, AvgPooling>;
-template class CudnnPoolingLayer<gpu, float, SumPooling>;
-template class CudnnPoolingLayer<gpu, double, SumPooling>;
-template class CudnnActivationLayer<gpu, float, ReluActivation>;
-template class CudnnActivationLayer<gpu, double, ReluActivation>;
-template class CudnnActivationLayer<gpu, float, SigmoidActivation>;
-template class CudnnActivationLayer<gpu, double, SigmoidActivation>;
-template class CudnnActivationLayer<gpu, float, TanhActivation>;
-template class CudnnActivationLayer<gpu, double, TanhActivation>;
-template class CudnnLrnLayer<gpu, float>;
-template class CudnnLrnLayer<gpu, double>;
-template class CudnnBatchNormLayer<gpu, float>;
-template class CudnnBatchNormLayer<gpu, double>;
-template class CudnnSoftmaxLayer<gpu, float>;
-template class CudnnSoftmaxLayer<gpu, double>;
-
+// Each creator instantiates its class, float and double, here.
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "conv", CudnnConvolutionLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "max_pooling", CudnnMaxPoolingLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "avg_pooling", CudnnAvgPoolingLayer);

@@ -11,10 +11,9 @@
 #define UMBRA_LAYERS_GPU_CUDNN_LRN_LAYER_H_
 
 #include <string>
-#include <type_traits>
 
 #include "layers/cudnn/cudnn.h"
-#include "layers/layer.h"
+#include "layers/gpu/cudnn_layer.h"
 #include "layers/lrn_layer.h"
 #include "tensor/tensor.h"
 
@@ -22,34 +21,30 @@ namespace umbra {
 namespace layers {
 
 template <typename xpu, typename DType>
-class CudnnLrnLayer : public LrnLayer<xpu, DType> {
-  static_assert(std::is_same<xpu, gpu>::value,
-                "CudnnLrnLayer runs on the gpu; the cpu has LrnLayer");
+class CudnnLrnLayer : public CudnnLayer<xpu, DType, LrnLayer<xpu, DType>> {
   using Base = LrnLayer<xpu, DType>;
 
  public:
   void Forward(bool is_train) override {
     if (!cudnn_fits_) return Base::Forward(is_train);
-    const DType one = 1, zero = 0;
-    UMBRA_CUDNN_CHECK(cudnnLRNCrossChannelForward(
-                          cudnn::Handle(this->context().stream),
-                          lrn_desc_.get(), CUDNN_LRN_CROSS_CHANNEL_DIM1, &one,
-                          desc_.get(), this->in(0).data.dptr_, &zero,
-                          desc_.get(), this->out(0).data.dptr_),
-                      Problem());
+    UMBRA_CUDNN_CHECK(
+        cudnnLRNCrossChannelForward(
+            this->Handle(), lrn_desc_.get(), CUDNN_LRN_CROSS_CHANNEL_DIM1,
+            &cudnn::kOne<DType>, desc_.get(), this->in(0).data.dptr_,
+            &cudnn::kZero<DType>, desc_.get(), this->out(0).data.dptr_),
+        this->Problem());
   }
   void Backprop(bool prop_grad) override {
     if (!cudnn_fits_) return Base::Backprop(prop_grad);
     if (!prop_grad) return;
-    const DType one = 1, zero = 0;
     UMBRA_CUDNN_CHECK(
         cudnnLRNCrossChannelBackward(
-            cudnn::Handle(this->context().stream), lrn_desc_.get(),
-            CUDNN_LRN_CROSS_CHANNEL_DIM1, &one, desc_.get(),
-            this->out(0).data.dptr_, desc_.get(), this->out(0).grad.dptr_,
-            desc_.get(), this->in(0).data.dptr_, &zero, desc_.get(),
+            this->Handle(), lrn_desc_.get(), CUDNN_LRN_CROSS_CHANNEL_DIM1,
+            &cudnn::kOne<DType>, desc_.get(), this->out(0).data.dptr_,
+            desc_.get(), this->out(0).grad.dptr_, desc_.get(),
+            this->in(0).data.dptr_, &cudnn::kZero<DType>, desc_.get(),
             this->in(0).grad.dptr_),
-        Problem());
+        this->Problem());
   }
 
  protected:
@@ -62,13 +57,11 @@ class CudnnLrnLayer : public LrnLayer<xpu, DType> {
     desc_.Set(cudnn::TypeOf<DType>(), this->in_shapes()[0]);
     lrn_desc_.Set(p.local_size, p.alpha, p.beta, p.knorm);
   }
-
- private:
-  std::string Problem() const {
-    return LayerLabel(this->name(), this->type()) + ": " + desc_.str() + ", " +
-           lrn_desc_.str();
+  std::string Descriptors() const override {
+    return desc_.str() + ", " + lrn_desc_.str();
   }
 
+ private:
   // Whether cuDNN accepts the parameters (see the top).
   bool cudnn_fits_ = false;
   // Input and output (the same shape).

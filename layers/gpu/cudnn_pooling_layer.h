@@ -23,7 +23,7 @@
 #include <type_traits>
 
 #include "layers/cudnn/cudnn.h"
-#include "layers/layer.h"
+#include "layers/gpu/cudnn_layer.h"
 #include "layers/pooling_layers.h"
 #include "tensor/extension/extension.h"
 #include "tensor/tensor.h"
@@ -32,9 +32,8 @@ namespace umbra {
 namespace layers {
 
 template <typename xpu, typename DType, typename Pooling>
-class CudnnPoolingLayer : public PoolingBase<xpu, DType, Pooling> {
-  static_assert(std::is_same<xpu, gpu>::value,
-                "CudnnPoolingLayer runs on the gpu; the cpu has PoolingLayer");
+class CudnnPoolingLayer
+    : public CudnnLayer<xpu, DType, PoolingBase<xpu, DType, Pooling>> {
   static constexpr bool kMax = Pooling::kKind == PoolKind::kMax;
   using Reducer = std::conditional_t<kMax, red::maximum, red::sum>;
 
@@ -49,12 +48,12 @@ class CudnnPoolingLayer : public PoolingBase<xpu, DType, Pooling> {
             scalar(ExpressionScale());
       return;
     }
-    const DType alpha = CudnnScale(), zero = 0;
+    const DType alpha = CudnnScale();
     UMBRA_CUDNN_CHECK(
-        cudnnPoolingForward(cudnn::Handle(this->context().stream),
-                            pool_desc_.get(), &alpha, x_desc_.get(), in.dptr_,
-                            &zero, y_desc_.get(), out.dptr_),
-        Problem());
+        cudnnPoolingForward(this->Handle(), pool_desc_.get(), &alpha,
+                            x_desc_.get(), in.dptr_, &cudnn::kZero<DType>,
+                            y_desc_.get(), out.dptr_),
+        this->Problem());
   }
 
   void Backprop(bool prop_grad) override {
@@ -70,13 +69,13 @@ class CudnnPoolingLayer : public PoolingBase<xpu, DType, Pooling> {
                 scalar(ExpressionScale());
       return;
     }
-    const DType alpha = CudnnScale(), zero = 0;
+    const DType alpha = CudnnScale();
     UMBRA_CUDNN_CHECK(
-        cudnnPoolingBackward(cudnn::Handle(this->context().stream),
-                             pool_desc_.get(), &alpha, y_desc_.get(), out.dptr_,
-                             y_desc_.get(), out_grad.dptr_, x_desc_.get(),
-                             in.dptr_, &zero, x_desc_.get(), in_grad.dptr_),
-        Problem());
+        cudnnPoolingBackward(
+            this->Handle(), pool_desc_.get(), &alpha, y_desc_.get(), out.dptr_,
+            y_desc_.get(), out_grad.dptr_, x_desc_.get(), in.dptr_,
+            &cudnn::kZero<DType>, x_desc_.get(), in_grad.dptr_),
+        this->Problem());
   }
 
  protected:
@@ -100,6 +99,10 @@ class CudnnPoolingLayer : public PoolingBase<xpu, DType, Pooling> {
         Shape2(w.kernel_y, w.kernel_x), Shape2(w.pad_y, w.pad_x),
         Shape2(w.stride_y, w.stride_x));
   }
+  std::string Descriptors() const override {
+    return "x " + x_desc_.str() + ", y " + y_desc_.str() + ", " +
+           pool_desc_.str();
+  }
 
  private:
   DType Area() const {
@@ -113,11 +116,6 @@ class CudnnPoolingLayer : public PoolingBase<xpu, DType, Pooling> {
   DType CudnnScale() const {
     return Pooling::kKind == PoolKind::kSum ? Area() : DType(1);
   }
-  std::string Problem() const {
-    return LayerLabel(this->name(), this->type()) + ": x " + x_desc_.str() +
-           ", y " + y_desc_.str() + ", " + pool_desc_.str();
-  }
-
   // Whether cuDNN computes the CPU layer's output size (see the top).
   bool cudnn_fits_ = false;
   cudnn::TensorDescriptor x_desc_;

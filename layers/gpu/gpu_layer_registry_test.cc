@@ -11,18 +11,14 @@ namespace umbra {
 namespace layers {
 namespace {
 
+// layers/layer_registry_test asserts that ListLayerTypes() is the full list
+// of shipped types.
 TEST(GpuLayerRegistryTest, EveryTypeIsRegisteredForTheGpu) {
-  const std::vector<std::string> expected = {
-      "avg_pooling", "batch_norm",     "bias",    "ch_concat",
-      "concat",      "conv",           "dropout", "flatten",
-      "fullc",       "l2_loss",        "lp_loss", "lrn",
-      "max_pooling", "multi_logistic", "prelu",   "relu",
-      "rrelu",       "sigmoid",        "softmax", "softplus",
-      "split",       "sum_pooling",    "tanh",    "xelu"};
-  EXPECT_EQ((ListDeviceLayerTypes<gpu, float>()), expected);
-  EXPECT_EQ((ListDeviceLayerTypes<gpu, double>()), expected);
-  EXPECT_EQ((ListDeviceLayerTypes<cpu, float>()), expected);
-  EXPECT_EQ(ListLayerTypes(), expected);
+  const std::vector<std::string> all = ListLayerTypes();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ((ListDeviceLayerTypes<gpu, float>()), all);
+  EXPECT_EQ((ListDeviceLayerTypes<gpu, double>()), all);
+  EXPECT_EQ((ListDeviceLayerTypes<cpu, float>()), all);
 }
 
 }  // namespace
