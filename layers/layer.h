@@ -157,6 +157,12 @@ class Layer {
   std::vector<StateRef<xpu, DType>> States();
   // Sets every weight gradient to 0.
   void ZeroGradients();
+  // Makes this layer's weights those of `primary`, a layer with the same
+  // weight tags and shapes (a share[...] layer of the trainer): both read
+  // the same values and add into the same gradients, and InitWeights and
+  // ZeroGradients here leave them to `primary`. Call after InferShapes on
+  // both. Throws LayerError naming the first tag whose shape differs.
+  void ShareWeightsOf(const Layer& primary);
 
   virtual void Forward(bool is_train) = 0;
   virtual void Backprop(bool prop_grad) = 0;
@@ -193,10 +199,10 @@ class Layer {
     return states_[index]->data;
   }
   Tensor<xpu, 1, DType> weight(size_t index) const {
-    return weights_[index]->data;
+    return weights_[index]->storage->data;
   }
   Tensor<xpu, 1, DType> gradient(size_t index) const {
-    return weights_[index]->grad;
+    return weights_[index]->storage->grad;
   }
   const WeightParam& settings(const std::string& tag) const;
 
@@ -219,6 +225,11 @@ class Layer {
                     size_t inputs, size_t outputs) const;
 
  private:
+  // A weight's values and gradient; held by every layer that shares it.
+  struct WeightStorage {
+    TensorContainer<xpu, 1, DType> data{false};
+    TensorContainer<xpu, 1, DType> grad{false};
+  };
   struct WeightSlot {
     std::string tag;
     TShape shape;
@@ -226,8 +237,9 @@ class Layer {
     index_t fan_in;
     index_t fan_out;
     DType constant;
-    TensorContainer<xpu, 1, DType> data{false};
-    TensorContainer<xpu, 1, DType> grad{false};
+    std::shared_ptr<WeightStorage> storage = std::make_shared<WeightStorage>();
+    // Whether the storage is another layer's (ShareWeightsOf).
+    bool shared = false;
   };
 
   struct StateSlot {

@@ -112,9 +112,10 @@ void Layer<xpu, DType>::Setup(const std::vector<NodeType*>& in,
 template <typename xpu, typename DType>
 void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
   for (const auto& slot : weights_) {
+    if (slot->shared) continue;
     InitWeight(slot->fill, settings(slot->tag), slot->fan_in, slot->fan_out,
-               slot->constant, rnd, slot->data.view());
-    slot->grad = DType(0);
+               slot->constant, rnd, slot->storage->data.view());
+    slot->storage->grad = DType(0);
   }
   for (const auto& slot : states_) slot->data = slot->initial;
 }
@@ -127,8 +128,8 @@ std::vector<WeightRef<xpu, DType>> Layer<xpu, DType>::Weights() {
     ref.name = name_ + "." + slot->tag;
     ref.tag = slot->tag;
     ref.shape = slot->shape;
-    ref.data = slot->data.view();
-    ref.grad = slot->grad.view();
+    ref.data = slot->storage->data.view();
+    ref.grad = slot->storage->grad.view();
     ref.settings = &settings(slot->tag);
     refs.push_back(ref);
   }
@@ -151,7 +152,33 @@ std::vector<StateRef<xpu, DType>> Layer<xpu, DType>::States() {
 
 template <typename xpu, typename DType>
 void Layer<xpu, DType>::ZeroGradients() {
-  for (const auto& slot : weights_) slot->grad = DType(0);
+  for (const auto& slot : weights_) {
+    if (!slot->shared) slot->storage->grad = DType(0);
+  }
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::ShareWeightsOf(const Layer& primary) {
+  if (primary.weights_.size() != weights_.size()) {
+    Fail("cannot share the weights of layer '" + primary.name() + "': it has " +
+         std::to_string(primary.weights_.size()) + " weights, this one " +
+         std::to_string(weights_.size()));
+  }
+  for (size_t i = 0; i < weights_.size(); ++i) {
+    const WeightSlot& theirs = *primary.weights_[i];
+    if (theirs.tag != weights_[i]->tag ||
+        !(theirs.shape == weights_[i]->shape)) {
+      std::ostringstream os;
+      os << "cannot share the weights of layer '" << primary.name() << "': its "
+         << theirs.tag << " is " << theirs.shape << ", this "
+         << weights_[i]->tag << " is " << weights_[i]->shape;
+      Fail(os.str());
+    }
+  }
+  for (size_t i = 0; i < weights_.size(); ++i) {
+    weights_[i]->storage = primary.weights_[i]->storage;
+    weights_[i]->shared = true;
+  }
 }
 
 template <typename xpu, typename DType>
@@ -175,10 +202,16 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
   slot.fan_in = fan_in;
   slot.fan_out = fan_out;
   slot.constant = constant;
-  if (!(slot.shape == shape) || slot.data.dptr_ == nullptr) {
+  if (slot.shared && !(slot.shape == shape)) {
+    std::ostringstream os;
+    os << "weight '" << tag << "' is shared with another layer as "
+       << slot.shape << " and cannot become " << shape;
+    Fail(os.str());
+  }
+  if (!(slot.shape == shape) || slot.storage->data.dptr_ == nullptr) {
     slot.shape = shape;
-    slot.data.Resize(Shape1(shape.Size()), DType(0));
-    slot.grad.Resize(Shape1(shape.Size()), DType(0));
+    slot.storage->data.Resize(Shape1(shape.Size()), DType(0));
+    slot.storage->grad.Resize(Shape1(shape.Size()), DType(0));
   }
   return index;
 }

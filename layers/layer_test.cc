@@ -72,6 +72,45 @@ TEST(LayerTest, WeightsSurviveABatchSizeChange) {
   EXPECT_EQ(fc->Weights()[0].data[5], 1.5f);
 }
 
+// A layer sharing another's weights reads the same values, adds into the
+// same gradients and leaves initialisation and zeroing to the owner.
+TEST(LayerTest, SharedWeightsAreTheOwnersTensors) {
+  StandaloneLayer<cpu, double> owner("fullc", {{"nhidden", "3"}},
+                                     {Shape4(2, 1, 1, 4)});
+  StandaloneLayer<cpu, double> user("fullc", {{"nhidden", "3"}},
+                                    {Shape4(5, 1, 1, 4)});
+  Random<cpu, double> rnd(7);
+  owner.layer().InitWeights(&rnd);
+  const std::vector<double> before(owner.layer().Weights()[0].data.dptr_,
+                                   owner.layer().Weights()[0].data.dptr_ + 12);
+  user.layer().ShareWeightsOf(owner.layer());
+  user.layer().InitWeights(&rnd);
+  for (size_t w = 0; w < 2; ++w) {
+    EXPECT_EQ(user.layer().Weights()[w].data.dptr_,
+              owner.layer().Weights()[w].data.dptr_);
+    EXPECT_EQ(user.layer().Weights()[w].grad.dptr_,
+              owner.layer().Weights()[w].grad.dptr_);
+  }
+  EXPECT_EQ(owner.layer().Weights()[0].data[5], before[5])
+      << "the sharing layer re-initialised the owner's weights";
+
+  // The bias gradient is the sum of the output gradients over both batches.
+  owner.out(0).grad = 1.0;
+  user.out(0).grad = 1.0;
+  owner.layer().ZeroGradients();
+  owner.layer().Backprop(false);
+  user.layer().Backprop(false);
+  user.layer().ZeroGradients();  // the owner's gradients are not its own
+  EXPECT_EQ(owner.layer().Weights()[1].grad[0], 2.0 + 5.0);
+
+  StandaloneLayer<cpu, double> wider("fullc", {{"nhidden", "3"}},
+                                     {Shape4(2, 1, 1, 6)});
+  const std::string e =
+      ErrorOf([&] { wider.layer().ShareWeightsOf(owner.layer()); });
+  EXPECT_THAT(e, HasSubstr("layer 'fullc0' (fullc)"));
+  EXPECT_THAT(e, HasSubstr("its wmat is (3,4), this wmat is (3,6)"));
+}
+
 TEST(LayerTest, ShapeErrorsNameLayerShapesAndNeed) {
   auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "2"}});
   const std::string error =

@@ -20,14 +20,11 @@
 //
 // Weight sharing, `layer[a->b] = share[fc1]` (cxxnet's): the sharing layer
 // is an instance of fc1's type with fc1's settings, with its own batch
-// state (dropout masks, im2col buffers), whose weights follow fc1's:
-// before it runs forward it takes a copy of fc1's current weights, and
-// after its backward pass its weight gradients are added to fc1's and its
-// own are cleared. So the gradients of both uses accumulate into fc1's one
-// gradient, Weights() lists fc1's weights once (the updater updates them
-// once, checkpoints hold them once), and the sharing layer has no
-// parameters of its own. (A layer cannot yet be handed another layer's
-// weight tensors: layers::Layer owns its weight storage.)
+// state (dropout masks, im2col buffers), whose weight tensors are fc1's
+// (Layer::ShareWeightsOf): both uses read the same values and add into the
+// same gradients, Weights() lists fc1's weights once (the updater updates
+// them once, checkpoints hold them once), and the sharing layer has no
+// parameters of its own.
 //
 // Checks, each a ConfigError at the config line of the layer at fault: a
 // layer that reads a node nothing writes, a node written by two layers, a
@@ -127,20 +124,10 @@ class BasicNetwork {
 
  private:
   struct OwnedNode;
-  // A weight of a share[...] layer and the weight of the shared layer it
-  // follows.
-  struct SharedWeight {
-    Tensor<xpu, 1, float> data;
-    Tensor<xpu, 1, float> grad;
-    Tensor<xpu, 1, float> primary_data;
-    Tensor<xpu, 1, float> primary_grad;
-  };
 
   // Checks that the weights of share[...] layer `index` have the shapes of
-  // its primary's, and pairs them.
+  // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);
-  // Forward of layer `index`, taking the shared weights first.
-  void ForwardLayer(size_t index, bool is_train);
 
   NetConfig config_;
   // Input nodes are the first num_inputs_ nodes: in, in_1, ..., in_N.
@@ -148,9 +135,6 @@ class BasicNetwork {
   std::vector<std::unique_ptr<LayerType>> layers_;
   // Per layer: whether Backprop should write its inputs' gradients.
   std::vector<bool> prop_grad_;
-  // Per layer: its weights paired with the shared layer's (share[...]
-  // layers only; empty for the others).
-  std::vector<std::vector<SharedWeight>> shared_;
   std::vector<Shape<4>> shapes_;
   std::vector<std::unique_ptr<OwnedNode>> storage_;
   std::vector<NodeType*> nodes_;

@@ -206,7 +206,6 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     }
     prop_grad_.push_back(prop_grad);
     layers_.push_back(std::move(created));
-    shared_.emplace_back();
     if (layer.shared_with >= 0) ShareWeights(layer.index);
   }
 
@@ -272,10 +271,7 @@ void BasicNetwork<xpu>::ShareWeights(size_t index) {
                      ". A share[...] layer needs an input that gives the "
                      "shared layer's weight shapes"));
   }
-  for (size_t i = 0; i < own.size(); ++i) {
-    shared_[index].push_back(
-        {own[i].data, own[i].grad, shared[i].data, shared[i].grad});
-  }
+  layers_[index]->ShareWeightsOf(*layers_[layer.shared_with]);
 }
 
 template <typename xpu>
@@ -291,28 +287,14 @@ void BasicNetwork<xpu>::SetLabel(const std::string& field,
 }
 
 template <typename xpu>
-void BasicNetwork<xpu>::ForwardLayer(size_t index, bool is_train) {
-  for (const SharedWeight& weight : shared_[index]) {
-    Copy(weight.data, weight.primary_data);
-  }
-  layers_[index]->Forward(is_train);
-}
-
-template <typename xpu>
 void BasicNetwork<xpu>::Forward(bool is_train) {
-  for (size_t i = 0; i < layers_.size(); ++i) ForwardLayer(i, is_train);
+  for (auto& layer : layers_) layer->Forward(is_train);
 }
 
 template <typename xpu>
 void BasicNetwork<xpu>::Backprop() {
   for (size_t i = layers_.size(); i-- > 0;) {
     layers_[i]->Backprop(prop_grad_[i]);
-    for (const SharedWeight& weight : shared_[i]) {
-      Tensor<xpu, 1, float> primary_grad = weight.primary_grad;
-      Tensor<xpu, 1, float> grad = weight.grad;
-      primary_grad += grad;
-      grad = 0.0f;
-    }
   }
 }
 
@@ -326,7 +308,7 @@ std::string BasicNetwork<xpu>::TraceNonFinite(bool is_train) {
     }
   }
   for (size_t i = 0; i < layers_.size(); ++i) {
-    ForwardLayer(i, is_train);
+    layers_[i]->Forward(is_train);
     for (int node : net.layers[i].outputs) {
       if (!internal::AllFinite(nodes_[node]->data)) {
         return absl::StrCat(net.layers[i].Describe(),
