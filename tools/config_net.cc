@@ -13,5 +13,10 @@ ConfigNet BuildConfigNet(const std::string& path,
   return train::BuildNetWithoutData(train::LoadTrainConfig(path, overrides));
 }
 
+train::CheckedConfig CheckConfigFile(
+    const std::string& path, const std::vector<std::string>& overrides) {
+  return train::CheckConfig(train::LoadTrainConfig(path, overrides));
+}
+
 }  // namespace tools
 }  // namespace umbra

@@ -83,5 +83,14 @@ std::string DescribeCuda() {
   return out;
 }
 
+std::string GpuName(int ordinal) {
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error
+    return "";
+  }
+  return prop.name;
+}
+
 }  // namespace tools
 }  // namespace umbra

@@ -25,6 +25,10 @@ bool BuiltWithCudaSupport();
 // Several lines, each ending in a newline.
 std::string DescribeCuda();
 
+// The name of GPU `ordinal` ("NVIDIA H100 80GB HBM3"); "" when the runtime
+// cannot tell, and in a build without CUDA.
+std::string GpuName(int ordinal);
+
 }  // namespace tools
 }  // namespace umbra
 

@@ -12,5 +12,7 @@ std::string DescribeCuda() {
          "//tools:device_info\n";
 }
 
+std::string GpuName(int ordinal) { return ""; }
+
 }  // namespace tools
 }  // namespace umbra

@@ -114,6 +114,23 @@ TEST(TimeTest, TimesEveryLayer) {
   }
 }
 
+// No machine has a gpu 99: a CUDA build says so, a build without CUDA how
+// to get one; neither times the cpu instead.
+TEST(TimeTest, GpuNeedsACudaBuildAndTheDevice) {
+  const ToolRun run = RunToolBinary("tools/time", {kMlp, "dev=gpu:99"});
+  EXPECT_EQ(run.status, 1) << run.out;
+  EXPECT_EQ(run.out, "");
+#ifdef UMBRA_TOOLS_CUDA_BUILD
+  const char kExpected[] =
+      "dev = gpu:99: cannot start the GPU: SetDevice<gpu>(99): no such device";
+#else
+  const char kExpected[] =
+      "built without CUDA; rebuild and run it with `bazel run -c opt "
+      "--config=cuda";
+#endif
+  EXPECT_NE(run.err.find(kExpected), std::string::npos) << run.err;
+}
+
 TEST(HelpTest, EveryToolHasHelpAndRefusesUnknownFlags) {
   for (const char* tool : {"tools/paramdoc", "tools/check", "tools/inspect",
                            "tools/time", "tools/plot", "tools/device_info"}) {

@@ -1,6 +1,8 @@
 // Per-layer timing of a net, like `caffe time`: forward and backward passes
 // on random input (and random labels for the loss layers), each layer timed
-// on its own, the medians over the iterations reported.
+// on its own, the medians over the iterations reported. The net may be on
+// the cpu (:layer_timing) or, in --config=cuda builds, on the gpu
+// (:layer_timing_gpu).
 //
 // Example:
 //
@@ -11,7 +13,9 @@
 // Contracts: the input is uniform in [-1, 1); labels are class indices in
 // [0, outputs) when every loss layer is softmax, else targets in [0, 1)
 // as wide as the net's output. Weight gradients are cleared before every
-// backward pass (untimed). The net's weights are not updated.
+// backward pass (untimed). The net's weights are not updated. On the gpu
+// the device is synchronised before and after each measurement, so a
+// layer's time is that of its kernels, not of their launches.
 #ifndef UMBRA_TOOLS_LAYER_TIMING_H_
 #define UMBRA_TOOLS_LAYER_TIMING_H_
 
@@ -42,7 +46,8 @@ struct NetTiming {
 };
 
 // Runs `warmup` untimed and then `iterations` (>= 1) timed passes.
-NetTiming TimeNet(train::Network* net, int iterations, int warmup);
+template <typename xpu>
+NetTiming TimeNet(train::BasicNetwork<xpu>* net, int iterations, int warmup);
 
 // The table: one line per layer, then the totals and images per second.
 std::string FormatNetTiming(const NetTiming& timing);

@@ -4,27 +4,66 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "tensor/tensor.h"
 #include "tools/cli.h"
 #include "tools/config_net.h"
+#include "tools/cuda_info.h"
 #include "tools/layer_timing.h"
+#include "train/device.h"
+#include "train/net_setup.h"
 
 namespace umbra {
 namespace tools {
 namespace {
 
+struct TimeOptions {
+  std::string config_path;
+  int iterations = 0;
+  int warmup = 0;
+};
+
+// Builds `checked`'s net on device xpu, described as `device`, times it and
+// prints the timing.
+template <typename xpu>
+void PrintTiming(const TimeOptions& options, const std::string& device,
+                 const train::CheckedConfig& checked) {
+  const train::NetWithoutDataOn<xpu> built =
+      train::BuildNetWithoutDataOn<xpu>(checked);
+  std::cout << "config: " << options.config_path << "\n"
+            << "device: " << device << "; input "
+            << train::ShapeText(built.net->input_shape()) << "\n\n"
+            << FormatNetTiming(TimeNet(built.net.get(), options.iterations,
+                                       options.warmup));
+}
+
 int Time(const CommandLine& cli) {
   const std::vector<std::string>& args = cli.positional();
   if (args.empty()) throw UsageError("give a CONFIG file");
-  const int iterations = cli.GetInt("iterations", 10, 1);
-  const int warmup = cli.GetInt("warmup", 1, 0);
+  TimeOptions options;
+  options.config_path = args[0];
+  options.iterations = cli.GetInt("iterations", 10, 1);
+  options.warmup = cli.GetInt("warmup", 1, 0);
   const std::vector<std::string> overrides(args.begin() + 1, args.end());
-  ConfigNet built = BuildConfigNet(args[0], overrides);
-  std::cout << "config: " << args[0] << "\n"
-            << "device: " << built.param.dev << " (" << GetNumThreads()
-            << " threads); input " << train::ShapeText(built.net->input_shape())
-            << "\n\n"
-            << FormatNetTiming(TimeNet(built.net.get(), iterations, warmup));
+  // Sets up the device `dev` names. A gpu in a build without CUDA is the
+  // trainer's error, which says to rebuild with --config=cuda, so the net
+  // below is always on the device `dev` names.
+  const train::CheckedConfig checked = CheckConfigFile(args[0], overrides);
+#ifdef UMBRA_TOOLS_CUDA_BUILD
+  const train::DeviceChoice device = train::ParseDevice(checked.param.dev);
+  if (device.kind == train::DeviceChoice::kGpu) {
+    const std::string name = GpuName(device.ordinal);
+    PrintTiming<gpu>(options,
+                     absl::StrCat("gpu:", device.ordinal,
+                                  name.empty() ? "" : " (" + name + ")"),
+                     checked);
+    return 0;
+  }
+#endif
+  PrintTiming<cpu>(
+      options,
+      absl::StrCat(checked.param.dev, " (", GetNumThreads(), " threads)"),
+      checked);
   return 0;
 }
 
@@ -39,7 +78,8 @@ int main(int argc, char** argv) {
       "on the\ndevice the config names, and prints every layer's median "
       "forward and backward\ntime and the totals (like `caffe time`). The "
       "config must set batch_size and\ninput_shape. Build with -c opt for "
-      "meaningful numbers.\n"
+      "meaningful numbers, and with --config=cuda\nfor dev = gpu (the "
+      "device is synchronised around every measurement).\n"
       "Example: bazel run -c opt //tools:time -- "
       "train/configs/fashion_mnist_lenet.conf --iterations=20",
       {{"iterations", "N", "timed passes (default 10)"},

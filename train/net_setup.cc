@@ -205,17 +205,7 @@ std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked) {
 }
 
 NetWithoutData BuildNetWithoutData(TrainConfig config) {
-  const CheckedConfig checked = CheckConfig(std::move(config));
-  CheckMetrics(checked, std::nullopt);
-  BuiltNet<cpu> built = BuildNet<cpu>(checked, ConfiguredInputShapes(checked),
-                                      IsTraining(checked.param));
-  built.net->InitWeights(checked.param.seed);
-  NetWithoutData result;
-  result.config = checked.config;
-  result.param = checked.param;
-  result.net = std::move(built.net);
-  result.updater = std::move(built.updater);
-  return result;
+  return BuildNetWithoutDataOn<cpu>(CheckConfig(std::move(config)));
 }
 
 }  // namespace train

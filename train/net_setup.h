@@ -7,6 +7,7 @@
 //   CheckMetrics         the metric lines against the net and the data
 //   BuildNet             the net for given input shapes, with its updater
 //   BuildNetWithoutData  all of them, with the input shapes the config sets
+//                        (BuildNetWithoutDataOn<xpu>: on a device)
 //
 // Example:
 //
@@ -22,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -82,17 +84,24 @@ BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
 // ones (at the first layer line when no line sets them).
 std::vector<Shape<4>> ConfiguredInputShapes(const CheckedConfig& checked);
 
-// The net of `config` as the trainer would build it, without data: every
-// check above, the net for ConfiguredInputShapes with its weights
-// initialised from `seed`, and the updater when the task trains. The net
-// is on the cpu whatever `dev` says (which is still checked and set up).
-struct NetWithoutData {
+// The net of a config CheckConfig has checked, as the trainer would build
+// it without data, on device xpu (set up by CheckConfig): the metrics
+// checked, the net for ConfiguredInputShapes with its weights initialised
+// from the config's `seed`, and the updater when the task trains.
+template <typename xpu>
+struct NetWithoutDataOn {
   TrainConfig config;
   TrainerParam param;
-  std::unique_ptr<Network> net;
+  std::unique_ptr<BasicNetwork<xpu>> net;
   // Null unless the task trains.
-  std::unique_ptr<optim::Updater<cpu, float>> updater;
+  std::unique_ptr<optim::Updater<xpu, float>> updater;
 };
+template <typename xpu>
+NetWithoutDataOn<xpu> BuildNetWithoutDataOn(const CheckedConfig& checked);
+
+// BuildNetWithoutDataOn<cpu> after every check above: the net is on the cpu
+// whatever `dev` says (which is still checked and set up).
+using NetWithoutData = NetWithoutDataOn<cpu>;
 NetWithoutData BuildNetWithoutData(TrainConfig config);
 
 namespace internal {
@@ -128,6 +137,20 @@ BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
     throw internal::UpdaterConfigError(checked.config, e);
   }
   return built;
+}
+
+template <typename xpu>
+NetWithoutDataOn<xpu> BuildNetWithoutDataOn(const CheckedConfig& checked) {
+  CheckMetrics(checked, std::nullopt);
+  BuiltNet<xpu> built = BuildNet<xpu>(checked, ConfiguredInputShapes(checked),
+                                      IsTraining(checked.param));
+  built.net->InitWeights(checked.param.seed);
+  NetWithoutDataOn<xpu> result;
+  result.config = checked.config;
+  result.param = checked.param;
+  result.net = std::move(built.net);
+  result.updater = std::move(built.updater);
+  return result;
 }
 
 }  // namespace train

@@ -1,0 +1,122 @@
+// TimeNet's definition (tools/layer_timing.h), included only where it is
+// instantiated: layer_timing.cc for the cpu, layer_timing_gpu.cc for the
+// gpu (--config=cuda builds).
+#ifndef UMBRA_TOOLS_LAYER_TIMING_IMPL_H_
+#define UMBRA_TOOLS_LAYER_TIMING_IMPL_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "tensor/tensor.h"
+#include "tools/layer_timing.h"
+#include "train/network.h"
+
+namespace umbra {
+namespace tools {
+namespace internal {
+
+// Blocks until device xpu has done all the work queued so far. The cpu's
+// work is done when its calls return; the gpu's version is in
+// layer_timing_gpu.cc.
+template <typename xpu>
+void WaitForDevice();
+template <>
+inline void WaitForDevice<cpu>() {}
+template <>
+void WaitForDevice<gpu>();
+
+// The milliseconds `run` takes on device xpu, the work it queues included.
+template <typename xpu, typename Run>
+double DeviceMilliseconds(Run run) {
+  using Clock = std::chrono::steady_clock;
+  WaitForDevice<xpu>();
+  const Clock::time_point start = Clock::now();
+  run();
+  WaitForDevice<xpu>();
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+// Whether a layer's Backprop should write its inputs' gradients: not when
+// it reads only the net's input, whose gradient nobody uses.
+inline bool PropagatesGradient(const train::LayerDeclaration& layer) {
+  for (int node : layer.inputs) {
+    if (node != train::kInputNode) return true;
+  }
+  return false;
+}
+
+}  // namespace internal
+
+template <typename xpu>
+NetTiming TimeNet(train::BasicNetwork<xpu>* net, int iterations, int warmup) {
+  const auto& layers = net->layers();
+  const auto& declarations = net->net_config().layers;
+  const size_t n = layers.size();
+
+  Tensor<xpu, 4, float> input = net->input();
+  net->rnd().SampleUniform(&input, -1.0f, 1.0f);
+  const Tensor<xpu, 2, float> output = net->Output();
+  bool class_labels = true;
+  for (const auto& layer : layers) {
+    if (layer->is_loss() && layer->type() != "softmax") class_labels = false;
+  }
+  const index_t batch = output.size(0);
+  TensorContainer<xpu, 2, float> labels(
+      Shape2(batch, class_labels ? 1 : output.size(1)));
+  net->rnd().SampleUniform(&labels, 0.0f, 1.0f);
+  if (class_labels) {
+    TensorContainer<cpu, 2, float> classes(labels.shape_);
+    Copy(classes, labels);
+    for (index_t i = 0; i < batch; ++i) {
+      classes[i][0] = std::min<float>(
+          std::floor(classes[i][0] * output.size(1)), output.size(1) - 1);
+    }
+    Copy(labels, classes);
+  }
+  net->SetLabel("label", labels);
+
+  std::vector<std::vector<double>> forward(n), backward(n);
+  std::vector<double> forward_total, backward_total;
+  for (int it = 0; it < warmup + iterations; ++it) {
+    const bool timed = it >= warmup;
+    double pass = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      const double ms = internal::DeviceMilliseconds<xpu>(
+          [&] { layers[i]->Forward(/*is_train=*/true); });
+      pass += ms;
+      if (timed) forward[i].push_back(ms);
+    }
+    if (timed) forward_total.push_back(pass);
+    for (const auto& layer : layers) layer->ZeroGradients();
+    pass = 0.0;
+    for (size_t i = n; i-- > 0;) {
+      const double ms = internal::DeviceMilliseconds<xpu>([&] {
+        layers[i]->Backprop(internal::PropagatesGradient(declarations[i]));
+      });
+      pass += ms;
+      if (timed) backward[i].push_back(ms);
+    }
+    if (timed) backward_total.push_back(pass);
+  }
+  net->ClearLabels();
+
+  NetTiming timing;
+  timing.iterations = iterations;
+  timing.warmup = warmup;
+  timing.batch_size = static_cast<int>(batch);
+  for (size_t i = 0; i < n; ++i) {
+    timing.layers.push_back({declarations[i].name, declarations[i].type,
+                             Median(forward[i]), Median(backward[i])});
+  }
+  timing.forward_ms = Median(forward_total);
+  timing.backward_ms = Median(backward_total);
+  return timing;
+}
+
+}  // namespace tools
+}  // namespace umbra
+
+#endif  // UMBRA_TOOLS_LAYER_TIMING_IMPL_H_
