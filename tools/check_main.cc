@@ -1,6 +1,7 @@
-// check: reads a config, builds its net without data or training, and
-// prints the layers, their output shapes and parameter counts, and a memory
-// estimate.
+// check: reads a config, builds its net without data or training (on the
+// cpu whatever dev says: shapes and memory are the same on either device),
+// and prints the layers, their output shapes and parameter counts, and a
+// memory estimate.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,10 +9,19 @@
 #include "tools/cli.h"
 #include "tools/config_net.h"
 #include "tools/net_memory.h"
+#include "train/device.h"
 
 namespace umbra {
 namespace tools {
 namespace {
+
+// `dev`; for a gpu, also that the net was built on the cpu.
+std::string DeviceText(const std::string& dev) {
+  if (train::ParseDevice(dev).kind == train::DeviceChoice::kCpu) return dev;
+  return dev +
+         " (the net is built on the cpu: shapes and memory are the same "
+         "on either device)";
+}
 
 int Check(const CommandLine& cli) {
   const std::vector<std::string>& args = cli.positional();
@@ -19,7 +29,7 @@ int Check(const CommandLine& cli) {
   const std::vector<std::string> overrides(args.begin() + 1, args.end());
   ConfigNet built = BuildConfigNet(args[0], overrides);
   std::cout << "config: " << args[0] << "\n"
-            << "device: " << built.param.dev
+            << "device: " << DeviceText(built.param.dev)
             << "; updater: " << built.param.updater << "\n\n"
             << built.net->Summary() << "\n"
             << FormatNetMemory(
@@ -42,6 +52,9 @@ int main(int argc, char** argv) {
       "weights, gradients, updater state and\nactivations at the configured "
       "batch size. Exits 1 with the trainer's error when\nthe config is "
       "wrong. The config must set batch_size and input_shape.\n"
+      "The net is built on the cpu whatever dev says: shapes, parameter "
+      "counts and\nmemory are the same on either device (dev = gpu is still "
+      "checked: it needs a\n--config=cuda build and the GPU).\n"
       "Example: bazel run //tools:check -- "
       "train/configs/fashion_mnist_mlp.conf batch_size=128",
       {});
