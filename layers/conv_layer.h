@@ -53,34 +53,7 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
   UMBRA_DECLARE_PARAMETER(ConvolutionParam) {
     UMBRA_DECLARE_FIELD(nchannel).set_lower_bound(1).describe(
         "Number of output channels.");
-    UMBRA_DECLARE_FIELD(kernel_size)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe(
-            "Kernel height and width (or give kernel_height and "
-            "kernel_width).");
-    UMBRA_DECLARE_FIELD(kernel_height)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe("Kernel height; None: kernel_size.");
-    UMBRA_DECLARE_FIELD(kernel_width)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe("Kernel width; None: kernel_size.");
-    UMBRA_DECLARE_FIELD(stride).set_default(1).set_lower_bound(1).describe(
-        "Step between windows, both axes.");
-    UMBRA_DECLARE_FIELD(pad)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Zero padding on every side; None: 0.");
-    UMBRA_DECLARE_FIELD(pad_y)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Zero padding above and below; None: pad.");
-    UMBRA_DECLARE_FIELD(pad_x)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Zero padding left and right; None: pad.");
+    UMBRA_DECLARE_WINDOW_FIELDS("Kernel", "Zero padding", "");
     UMBRA_DECLARE_FIELD(dilate).set_default(1).set_lower_bound(1).describe(
         "Spacing between kernel taps, both axes (1: a dense kernel).");
     UMBRA_DECLARE_FIELD(ngroup).set_default(1).set_lower_bound(1).describe(
@@ -207,7 +180,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> out = this->out(0).data;
     const bool has_bias = !this->param_.no_bias;
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = Col(task);
+      Tensor<xpu, 2, DType> col = cols_[task];
       Im2Col(this->geom_, in.Slice(n, n + 1), col);
       Tensor<xpu, 2, DType> image_out = Pixels(out[n]);
       for (index_t g = 0; g < this->ngroup(); ++g) {
@@ -228,7 +201,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     wmat_grads_ = DType(0);
     bias_grads_ = DType(0);
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = Col(task);
+      Tensor<xpu, 2, DType> col = cols_[task];
       Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
       const Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
       if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
@@ -286,7 +259,6 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       }
     });
   }
-  Tensor<xpu, 2, DType> Col(index_t task) const { return cols_[task]; }
   // Rows [g * rows, (g + 1) * rows) of a matrix.
   static Tensor<xpu, 2, DType> GroupRows(const Tensor<xpu, 2, DType>& m,
                                          index_t g, index_t rows) {

@@ -38,34 +38,7 @@ struct PoolingParam : public Parameter<PoolingParam> {
   std::optional<int> pad_y;
   std::optional<int> pad_x;
   UMBRA_DECLARE_PARAMETER(PoolingParam) {
-    UMBRA_DECLARE_FIELD(kernel_size)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe(
-            "Window height and width (or give kernel_height and "
-            "kernel_width).");
-    UMBRA_DECLARE_FIELD(kernel_height)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe("Window height; None: kernel_size.");
-    UMBRA_DECLARE_FIELD(kernel_width)
-        .set_default(std::nullopt)
-        .set_lower_bound(1)
-        .describe("Window width; None: kernel_size.");
-    UMBRA_DECLARE_FIELD(stride).set_default(1).set_lower_bound(1).describe(
-        "Step between windows, both axes.");
-    UMBRA_DECLARE_FIELD(pad)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Padding on every side, less than the window; None: 0.");
-    UMBRA_DECLARE_FIELD(pad_y)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Padding above and below; None: pad.");
-    UMBRA_DECLARE_FIELD(pad_x)
-        .set_default(std::nullopt)
-        .set_lower_bound(0)
-        .describe("Padding left and right; None: pad.");
+    UMBRA_DECLARE_WINDOW_FIELDS("Window", "Padding", ", less than the window");
   }
 };
 

@@ -302,6 +302,13 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
   }
 }
 
+// The factor on a window's sum: 1 / area for average pooling, else 1.
+template <typename DType>
+DType WindowScale(PoolKind kind, const PoolWindow& w) {
+  return kind == PoolKind::kAvg ? DType(1) / DType(w.kernel_y * w.kernel_x)
+                                : DType(1);
+}
+
 }  // namespace
 
 template <typename DType>
@@ -309,9 +316,7 @@ void PoolForward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
                  Tensor<cpu, 4, DType> out) {
   const index_t h = in.size(2), wd = in.size(3);
   const index_t oh = out.size(2), ow = out.size(3);
-  const DType scale = kind == PoolKind::kAvg
-                          ? DType(1) / DType(w.kernel_y * w.kernel_x)
-                          : DType(1);
+  const DType scale = WindowScale<DType>(kind, w);
   const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
     for (index_t p = begin; p < end; ++p) {
@@ -352,9 +357,7 @@ void PoolBackward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
                   Tensor<cpu, 4, DType> in_grad) {
   const index_t h = in.size(2), wd = in.size(3);
   const index_t oh = out.size(2), ow = out.size(3);
-  const DType scale = kind == PoolKind::kAvg
-                          ? DType(1) / DType(w.kernel_y * w.kernel_x)
-                          : DType(1);
+  const DType scale = WindowScale<DType>(kind, w);
   const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
     for (index_t p = begin; p < end; ++p) {
