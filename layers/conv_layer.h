@@ -8,9 +8,11 @@
 //
 // On the CPU it runs as im2col + one matrix product per group, image by
 // image, one image per thread at a time: the patch matrices of the images in
-// flight take at most temp_col_max elements together (at least one image),
-// are allocated once in Setup and reused by every Forward and Backprop. On
-// the gpu it runs on cuDNN (layers/gpu), which ignores temp_col_max.
+// flight take at most temp_col_max * 2^18 elements together (cxxnet's unit:
+// 1 MiB of float; default 64), but at least one image (temp_col_max = 0: one
+// image at a time). They are allocated once in Setup and reused by every
+// Forward and Backprop. On the gpu it runs on cuDNN (layers/gpu), which
+// ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -21,7 +23,6 @@
 #ifndef UMBRA_LAYERS_CONV_LAYER_H_
 #define UMBRA_LAYERS_CONV_LAYER_H_
 
-#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -61,16 +62,28 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
     UMBRA_DECLARE_FIELD(no_bias).set_default(false).describe(
         "Leave out the bias term.");
     UMBRA_DECLARE_FIELD(temp_col_max)
-        .set_default(1 << 24)
-        .set_lower_bound(1)
+        .set_default(64)
+        .set_lower_bound(0)
         .describe(
-            "Most elements of temporary memory for the patch matrices of "
-            "the images computed at once (one per thread); one image always "
-            "fits. Default 16M elements (64 MiB of float, as cxxnet).");
+            "Temporary memory for the patch matrices of the images computed "
+            "at once (one per thread), in units of 2^18 elements (1 MiB of "
+            "float), as cxxnet; 0, or less than one image's patch matrix: "
+            "one image at a time. Default 64 (64 MiB of float).");
     UMBRA_DECLARE_ALIAS(nchannel, num_channel);
     UMBRA_DECLARE_ALIAS(ngroup, num_group);
   }
 };
+
+// The unit of temp_col_max, in elements (cxxnet's `atoi(val) << 18`).
+constexpr int kTempColUnitShift = 18;
+
+// How many images the CPU conv computes at once: one per thread, at most the
+// batch, and as many patch matrices of `patch_elements` each as fit in
+// temp_col_max << kTempColUnitShift elements; at least one.
+// Example: ConvParallelImages(1, 100000, 64, 2) == 2 (1 MiB of float holds
+// two patch matrices of 100k elements; two threads).
+index_t ConvParallelImages(int temp_col_max, index_t patch_elements,
+                           index_t batch, int threads);
 
 // What every implementation of conv shares: the parameters, the output
 // shape, the geometry and the weights (wmat as (nchannel, C / ngroup, kh,
@@ -233,11 +246,9 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
  protected:
   void OnSetup() override {
     const ConvGeometry& geom = this->geom_;
-    const index_t batch = this->in_shapes()[0][0];
-    const index_t per_image = geom.OutPixels() * geom.PatchSize();
-    tasks_ = std::min<index_t>(GetNumThreads(), batch);
-    tasks_ = std::min(tasks_, this->param_.temp_col_max / per_image);
-    tasks_ = std::max<index_t>(tasks_, 1);
+    tasks_ = ConvParallelImages(this->param_.temp_col_max,
+                                geom.OutPixels() * geom.PatchSize(),
+                                this->in_shapes()[0][0], GetNumThreads());
     cols_.Resize(Shape3(tasks_, geom.PatchSize(), geom.OutPixels()));
     wmat_grads_.Resize(
         Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));

@@ -119,7 +119,7 @@ TEST(ConvLayerTest, ForwardMatchesNaive) {
       {6, 1, 1, 3, 0, 1, 1, 3, false, Shape4(2, 3, 4, 4), Shape4(2, 6, 2, 2)},
   };
   for (const Geometry& g : cases) {
-    for (const char* cap : {"16777216", "1"}) {  // all threads; one image
+    for (const char* cap : {"64", "0"}) {  // all threads; one image
       ParamKwargs kwargs = {{"nchannel", std::to_string(g.nchannel)},
                             {"kernel_height", std::to_string(g.kh)},
                             {"kernel_width", std::to_string(g.kw)},
@@ -161,7 +161,7 @@ TEST(ConvLayerTest, ParallelImagesGiveTheSameResults) {
                             {"pad", "1"},      {"ngroup", "2"},
                             {"stride", "2"},   {"init_sigma", "0.5"}};
   ParamKwargs small = base;
-  small.push_back({"temp_col_max", "80"});  // < one patch matrix (18 x 9)
+  small.push_back({"temp_col_max", "0"});  // one image at a time
   const Shape<4> input = Shape4(5, 2, 6, 6);
   SetNumThreads(3);
   Net whole("conv", base, {input}, 1, false, 3);
@@ -190,6 +190,53 @@ TEST(ConvLayerTest, ParallelImagesGiveTheSameResults) {
     same(whole.layer().Weights()[w].grad, serial.layer().Weights()[w].grad,
          "weight grad");
   }
+}
+
+// temp_col_max counts units of 2^18 elements (cxxnet's `atoi(val) << 18`);
+// the images in flight are bounded by it, the threads and the batch, and
+// are at least one.
+TEST(ConvLayerTest, ParallelImagesFromTheBudget) {
+  const index_t unit = index_t(1) << 18;  // 1 MiB of float
+  // A patch matrix larger than the budget: one image.
+  EXPECT_EQ(ConvParallelImages(1, 600000, 64, 2), 1);
+  // 1 MiB holds two matrices of 100k elements: bounded by the budget...
+  EXPECT_EQ(ConvParallelImages(1, 100000, 64, 2), 2);
+  EXPECT_EQ(ConvParallelImages(1, 100000, 64, 8), 2);
+  EXPECT_EQ(ConvParallelImages(1, unit / 3, 64, 8), 3);
+  EXPECT_EQ(ConvParallelImages(1, unit / 3 + 1, 64, 8), 2);
+  // ...by the threads, and by the batch.
+  EXPECT_EQ(ConvParallelImages(64, 100000, 64, 8), 8);
+  EXPECT_EQ(ConvParallelImages(64, 100000, 3, 8), 3);
+  // LeNet's conv2 at the default: (32 * 5 * 5) x (14 * 14) per image.
+  EXPECT_EQ(ConvParallelImages(64, 800 * 196, 64, 16), 16);
+  EXPECT_EQ(ConvParallelImages(1, 800 * 196, 64, 16), 1);
+  // 0, or a budget below one image: one image at a time.
+  EXPECT_EQ(ConvParallelImages(0, 1, 64, 8), 1);
+  EXPECT_EQ(ConvParallelImages(0, 100000, 64, 8), 1);
+  // The largest key value does not overflow.
+  EXPECT_EQ(ConvParallelImages(std::numeric_limits<int>::max(), 1, 64, 8), 8);
+}
+
+// The layer reads temp_col_max in units of 2^18 elements: with a patch
+// matrix of 144 x 4096 = 589824 elements (2.25 units), 2 units hold one
+// image, 5 units two, and 0 one.
+TEST(ConvLayerTest, TempColMaxIsInUnitsOf2To18Elements) {
+  const ParamKwargs base = {
+      {"nchannel", "2"}, {"kernel_size", "3"}, {"pad", "1"}};
+  const Shape<4> input = Shape4(4, 16, 64, 64);
+  SetNumThreads(4);
+  auto parallel_images = [&](const char* temp_col_max) {
+    ParamKwargs kwargs = base;
+    kwargs.push_back({"temp_col_max", temp_col_max});
+    Net net("conv", kwargs, {input});
+    auto* layer = dynamic_cast<ConvolutionLayer<cpu, double>*>(&net.layer());
+    return layer == nullptr ? index_t(0) : layer->parallel_images();
+  };
+  EXPECT_EQ(parallel_images("0"), 1);
+  EXPECT_EQ(parallel_images("2"), 1);
+  EXPECT_EQ(parallel_images("5"), 2);
+  EXPECT_EQ(parallel_images("64"), 4);
+  SetNumThreads(0);
 }
 
 // Backprop(false) leaves the input gradient alone; weight gradients add up.
@@ -286,6 +333,9 @@ TEST(ConvLayerTest, BadParametersNameLayerAndKey) {
   EXPECT_THAT(e, HasSubstr("'kernel_size'"));
   e = create({{"nchannel", "3"}, {"kernel_size", "3"}, {"ngroup", "2"}});
   EXPECT_THAT(e, HasSubstr("'nchannel' (3) must be a multiple of 'ngroup'"));
+  e = create({{"nchannel", "4"}, {"kernel_size", "3"}, {"temp_col_max", "-1"}});
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv)"));
+  EXPECT_THAT(e, HasSubstr("'temp_col_max'"));
 
   auto infer = [](const ParamKwargs& kwargs, const Shape<4>& in) {
     return ErrorOf([&] {
