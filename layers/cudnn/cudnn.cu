@@ -44,6 +44,13 @@ std::string VersionText(size_t version) {
                 version % 100);
 }
 
+// " (<cuDNN's last error message>)", or "" when it has none.
+std::string LastErrorMessage() {
+  char message[1024] = "";
+  cudnnGetLastErrorString(message, sizeof(message));
+  return message[0] != '\0' ? StrCat(" (", message, ")") : "";
+}
+
 // One convolution problem, as the algorithm searches take it.
 struct Problem {
   cudnnHandle_t handle;
@@ -57,7 +64,8 @@ struct Problem {
 
 // The algorithm search of each direction: how many algorithms there are,
 // cudnnFind* (measured, fastest first), cudnnGet*_v7 (heuristics, best
-// first) and the workspace an algorithm needs.
+// first), both unchecked (Choose reads their status), and the workspace an
+// algorithm needs.
 struct ForwardSearch {
   using Perf = cudnnConvolutionFwdAlgoPerf_t;
   static constexpr const char* kName = "forward";
@@ -67,21 +75,18 @@ struct ForwardSearch {
                       p.text);
     return n;
   }
-  static int Find(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnFindConvolutionForwardAlgorithm(p.handle, p.x, p.w, p.conv, p.y,
-                                             int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static constexpr const char* kFind = "cudnnFindConvolutionForwardAlgorithm";
+  static constexpr const char* kHeuristics =
+      "cudnnGetConvolutionForwardAlgorithm_v7";
+  static cudnnStatus_t Find(const Problem& p, int capacity, int* count,
+                            Perf* results) {
+    return cudnnFindConvolutionForwardAlgorithm(p.handle, p.x, p.w, p.conv, p.y,
+                                                capacity, count, results);
   }
-  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnGetConvolutionForwardAlgorithm_v7(p.handle, p.x, p.w, p.conv, p.y,
-                                               int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static cudnnStatus_t Heuristics(const Problem& p, int capacity, int* count,
+                                  Perf* results) {
+    return cudnnGetConvolutionForwardAlgorithm_v7(
+        p.handle, p.x, p.w, p.conv, p.y, capacity, count, results);
   }
   static size_t Bytes(const Problem& p, cudnnConvolutionFwdAlgo_t algo) {
     size_t bytes = 0;
@@ -101,21 +106,19 @@ struct BackwardDataSearch {
         cudnnGetConvolutionBackwardDataAlgorithmMaxCount(p.handle, &n), p.text);
     return n;
   }
-  static int Find(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnFindConvolutionBackwardDataAlgorithm(
-            p.handle, p.w, p.y, p.conv, p.x, int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static constexpr const char* kFind =
+      "cudnnFindConvolutionBackwardDataAlgorithm";
+  static constexpr const char* kHeuristics =
+      "cudnnGetConvolutionBackwardDataAlgorithm_v7";
+  static cudnnStatus_t Find(const Problem& p, int capacity, int* count,
+                            Perf* results) {
+    return cudnnFindConvolutionBackwardDataAlgorithm(
+        p.handle, p.w, p.y, p.conv, p.x, capacity, count, results);
   }
-  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnGetConvolutionBackwardDataAlgorithm_v7(
-            p.handle, p.w, p.y, p.conv, p.x, int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static cudnnStatus_t Heuristics(const Problem& p, int capacity, int* count,
+                                  Perf* results) {
+    return cudnnGetConvolutionBackwardDataAlgorithm_v7(
+        p.handle, p.w, p.y, p.conv, p.x, capacity, count, results);
   }
   static size_t Bytes(const Problem& p, cudnnConvolutionBwdDataAlgo_t algo) {
     size_t bytes = 0;
@@ -136,21 +139,19 @@ struct BackwardFilterSearch {
         p.text);
     return n;
   }
-  static int Find(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnFindConvolutionBackwardFilterAlgorithm(
-            p.handle, p.x, p.y, p.conv, p.w, int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static constexpr const char* kFind =
+      "cudnnFindConvolutionBackwardFilterAlgorithm";
+  static constexpr const char* kHeuristics =
+      "cudnnGetConvolutionBackwardFilterAlgorithm_v7";
+  static cudnnStatus_t Find(const Problem& p, int capacity, int* count,
+                            Perf* results) {
+    return cudnnFindConvolutionBackwardFilterAlgorithm(
+        p.handle, p.x, p.y, p.conv, p.w, capacity, count, results);
   }
-  static int Heuristics(const Problem& p, std::vector<Perf>* r) {
-    int n = 0;
-    UMBRA_CUDNN_CHECK(
-        cudnnGetConvolutionBackwardFilterAlgorithm_v7(
-            p.handle, p.x, p.y, p.conv, p.w, int(r->size()), &n, r->data()),
-        p.text);
-    return n;
+  static cudnnStatus_t Heuristics(const Problem& p, int capacity, int* count,
+                                  Perf* results) {
+    return cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+        p.handle, p.x, p.y, p.conv, p.w, capacity, count, results);
   }
   static size_t Bytes(const Problem& p, cudnnConvolutionBwdFilterAlgo_t algo) {
     size_t bytes = 0;
@@ -161,47 +162,79 @@ struct BackwardFilterSearch {
   }
 };
 
-// The first algorithm that ran and fits the workspace limit, measured, else
-// by the heuristics; sets *algo and *bytes. Tensor-core results are skipped
-// (they may compute in TF32); every algorithm runs with the descriptor's
-// own math type (FMA for float), which is never changed. The workspace is
-// the larger of what the search reported and what cudnnGet*WorkspaceSize
-// says the call needs, so that Workspace() never refuses it later.
+// The first usable result, measured (cudnnFind*, fastest first), else by
+// the heuristics (cudnnGet*_v7, best first); sets *algo and *bytes. Usable:
+// it ran, it is not a tensor-core one (those may compute in TF32), and its
+// workspace fits the limit; every algorithm runs with the descriptor's own
+// math type (FMA for float), which is never changed. A search that fails
+// (cudnnFind* allocates its own buffers: CUDNN_STATUS_ALLOC_FAILED on a
+// nearly full GPU) counts as one with no results. The workspace is the
+// larger of what the search reported and what cudnnGet*WorkspaceSize says
+// the call needs, so that Workspace() never refuses it later. Throws
+// GpuError saying what each search gave when neither has a usable result.
 template <typename Search, typename Algo>
 void Choose(const Problem& p, Algo* algo, size_t* bytes) {
-  std::vector<typename Search::Perf> results(Search::MaxCount(p));
-  for (auto search : {&Search::Find, &Search::Heuristics}) {
-    const int count = search(p, &results);
+  using Perf = typename Search::Perf;
+  struct Method {
+    const char* call;
+    cudnnStatus_t (*search)(const Problem&, int, int*, Perf*);
+  };
+  const Method methods[] = {{Search::kFind, &Search::Find},
+                            {Search::kHeuristics, &Search::Heuristics}};
+  std::vector<Perf> results(Search::MaxCount(p));
+  std::string tried;
+  for (const Method& method : methods) {
+    if (!tried.empty()) tried += "; ";
+    int count = 0;
+    const cudnnStatus_t status =
+        method.search(p, int(results.size()), &count, results.data());
+    if (status != CUDNN_STATUS_SUCCESS) {
+      // A failed allocation inside cuDNN leaves its error for the next
+      // cudaGetLastError (a later launch check): clear it.
+      cudaGetLastError();
+      tried += StrCat(method.call, " failed: ", cudnnGetErrorString(status),
+                      LastErrorMessage());
+      continue;
+    }
+    int not_run = 0, tensor_op = 0, too_large = 0;
     for (int i = 0; i < count; ++i) {
-      const typename Search::Perf& perf = results[i];
-      if (perf.status != CUDNN_STATUS_SUCCESS ||
-          perf.mathType == CUDNN_TENSOR_OP_MATH ||
+      const Perf& perf = results[i];
+      if (perf.status != CUDNN_STATUS_SUCCESS) {
+        ++not_run;
+        continue;
+      }
+      if (perf.mathType == CUDNN_TENSOR_OP_MATH ||
           perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
+        ++tensor_op;
         continue;
       }
       const size_t need = std::max(perf.memory, Search::Bytes(p, perf.algo));
-      if (need > kWorkspaceLimitBytes) continue;
+      if (need > kWorkspaceLimitBytes) {
+        ++too_large;
+        continue;
+      }
       *algo = perf.algo;
       *bytes = need;
       return;
     }
+    tried += StrCat(method.call, " gave ", count, " results: ", not_run,
+                    " failed or not supported, ", tensor_op, " tensor-core, ",
+                    too_large, " over the workspace limit");
   }
-  throw GpuError(StrCat(
-      "cuDNN has no ", Search::kName, " convolution algorithm for ", p.text,
-      " within the workspace limit of ", kWorkspaceLimitBytes >> 20, " MiB"));
+  throw GpuError(StrCat("cuDNN has no usable ", Search::kName,
+                        " convolution algorithm for ", p.text,
+                        " (usable: not tensor-core, workspace within ",
+                        kWorkspaceLimitBytes >> 20, " MiB): ", tried));
 }
 
 }  // namespace
 
 void ThrowError(const char* call, cudnnStatus_t status,
                 const std::string& context, const char* file, int line) {
-  char message[1024] = "";
-  cudnnGetLastErrorString(message, sizeof(message));
-  throw GpuError(StrCat("cuDNN call ", call,
-                        " failed: ", cudnnGetErrorString(status),
-                        message[0] != '\0' ? StrCat(" (", message, ")") : "",
-                        context.empty() ? "" : StrCat(" [", context, "]"),
-                        " at ", file, ":", line));
+  throw GpuError(StrCat(
+      "cuDNN call ", call, " failed: ", cudnnGetErrorString(status),
+      LastErrorMessage(), context.empty() ? "" : StrCat(" [", context, "]"),
+      " at ", file, ":", line));
 }
 
 cudnnHandle_t Handle(Stream<gpu>* stream) {

@@ -16,8 +16,10 @@
 //     kWorkspaceLimitBytes.
 //   - FindConvolutionAlgorithms(...): the fastest forward, backward-data and
 //     backward-filter algorithms whose workspace fits the limit, measured
-//     with cudnnFind* (cudnnGet*_v7's heuristics when none fits) once per
-//     distinct problem and device, then cached for the process.
+//     with cudnnFind* (cudnnGet*_v7's heuristics when cudnnFind* fails, e.g.
+//     out of GPU memory for its own buffers, or none of its results is
+//     usable) once per distinct problem and device, then cached for the
+//     process.
 //
 // Float convolutions run with CUDNN_FMA_MATH and never take a tensor-core
 // algorithm: no TF32, so that results agree with the CPU layers to float
@@ -202,7 +204,8 @@ struct ConvolutionAlgorithms {
 
 // The fastest algorithms for y = conv(x, w) and its two gradients (see the
 // file comment); blocks while it measures a new problem. Throws GpuError
-// naming the problem when no algorithm fits the workspace limit.
+// naming the problem and what each search gave when neither has a usable
+// algorithm.
 ConvolutionAlgorithms FindConvolutionAlgorithms(
     cudnnHandle_t handle, const TensorDescriptor& x, const FilterDescriptor& w,
     const ConvolutionDescriptor& conv, const TensorDescriptor& y);
