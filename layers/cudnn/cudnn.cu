@@ -51,6 +51,21 @@ std::string LastErrorMessage() {
   return message[0] != '\0' ? StrCat(" (", message, ")") : "";
 }
 
+// For errors: the enumerator's name.
+const char* MathName(cudnnMathType_t math) {
+  switch (math) {
+    case CUDNN_DEFAULT_MATH:
+      return "CUDNN_DEFAULT_MATH";
+    case CUDNN_TENSOR_OP_MATH:
+      return "CUDNN_TENSOR_OP_MATH";
+    case CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION:
+      return "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION";
+    case CUDNN_FMA_MATH:
+      return "CUDNN_FMA_MATH";
+  }
+  return "(another cudnnMathType_t)";
+}
+
 // One convolution problem, as the algorithm searches take it.
 struct Problem {
   cudnnHandle_t handle;
@@ -58,6 +73,9 @@ struct Problem {
   cudnnFilterDescriptor_t w;
   cudnnConvolutionDescriptor_t conv;
   cudnnTensorDescriptor_t y;
+  // conv's math type (ConvolutionDescriptor::Set), under which every
+  // algorithm runs.
+  cudnnMathType_t math;
   // For errors: the descriptors' str().
   std::string text;
 };
@@ -164,14 +182,16 @@ struct BackwardFilterSearch {
 
 // The first usable result, measured (cudnnFind*, fastest first), else by
 // the heuristics (cudnnGet*_v7, best first); sets *algo and *bytes. Usable:
-// it ran, it is not a tensor-core one (those may compute in TF32), and its
-// workspace fits the limit; every algorithm runs with the descriptor's own
-// math type (FMA for float), which is never changed. A search that fails
-// (cudnnFind* allocates its own buffers: CUDNN_STATUS_ALLOC_FAILED on a
-// nearly full GPU) counts as one with no results. The workspace is the
-// larger of what the search reported and what cudnnGet*WorkspaceSize says
-// the call needs, so that Workspace() never refuses it later. Throws
-// GpuError saying what each search gave when neither has a usable result.
+// it ran, its math type is the descriptor's (FMA for float, DEFAULT for
+// double), and its workspace fits the limit. cuDNN gives (algorithm, math
+// type) pairs and an algorithm must run under the math type it was chosen
+// with; the descriptor's is never changed, so tensor-core (and TF32)
+// results are never taken. A search that fails (cudnnFind* allocates its
+// own buffers: CUDNN_STATUS_ALLOC_FAILED on a nearly full GPU) counts as
+// one with no results. The workspace is the larger of what the search
+// reported and what cudnnGet*WorkspaceSize says the call needs, so that
+// Workspace() never refuses it later. Throws GpuError saying what each
+// search gave when neither has a usable result.
 template <typename Search, typename Algo>
 void Choose(const Problem& p, Algo* algo, size_t* bytes) {
   using Perf = typename Search::Perf;
@@ -196,16 +216,20 @@ void Choose(const Problem& p, Algo* algo, size_t* bytes) {
                       LastErrorMessage());
       continue;
     }
-    int not_run = 0, tensor_op = 0, too_large = 0;
+    int not_run = 0, other_math = 0, too_large = 0;
+    std::vector<cudnnMathType_t> other_maths;  // each once, for the error
     for (int i = 0; i < count; ++i) {
       const Perf& perf = results[i];
       if (perf.status != CUDNN_STATUS_SUCCESS) {
         ++not_run;
         continue;
       }
-      if (perf.mathType == CUDNN_TENSOR_OP_MATH ||
-          perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
-        ++tensor_op;
+      if (perf.mathType != p.math) {
+        ++other_math;
+        if (std::find(other_maths.begin(), other_maths.end(), perf.mathType) ==
+            other_maths.end()) {
+          other_maths.push_back(perf.mathType);
+        }
         continue;
       }
       const size_t need = std::max(perf.memory, Search::Bytes(p, perf.algo));
@@ -217,13 +241,20 @@ void Choose(const Problem& p, Algo* algo, size_t* bytes) {
       *bytes = need;
       return;
     }
+    std::string maths;
+    for (cudnnMathType_t math : other_maths) {
+      maths += StrCat(maths.empty() ? " (" : ", ", MathName(math));
+    }
+    if (!maths.empty()) maths += ")";
     tried += StrCat(method.call, " gave ", count, " results: ", not_run,
-                    " failed or not supported, ", tensor_op, " tensor-core, ",
-                    too_large, " over the workspace limit");
+                    " failed or not supported, ", other_math,
+                    " under another math type", maths, ", ", too_large,
+                    " over the workspace limit");
   }
   throw GpuError(StrCat("cuDNN has no usable ", Search::kName,
                         " convolution algorithm for ", p.text,
-                        " (usable: not tensor-core, workspace within ",
+                        " (usable: math type ", MathName(p.math),
+                        " as the descriptor's, workspace within ",
                         kWorkspaceLimitBytes >> 20, " MiB): ", tried));
 }
 
@@ -349,11 +380,15 @@ void LrnDescriptor::Set(index_t n, double alpha, double beta, double k) {
 ConvolutionAlgorithms FindConvolutionAlgorithms(
     cudnnHandle_t handle, const TensorDescriptor& x, const FilterDescriptor& w,
     const ConvolutionDescriptor& conv, const TensorDescriptor& y) {
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+  UMBRA_CUDNN_CHECK(cudnnGetConvolutionMathType(conv.get(), &math),
+                    "convolution " + conv.str());
   const Problem p{handle,
                   x.get(),
                   w.get(),
                   conv.get(),
                   y.get(),
+                  math,
                   StrCat("x ", x.str(), ", w ", w.str(), ", ", conv.str(),
                          ", y ", y.str())};
   const std::string key = StrCat(p.text, ", device ", GpuCurrentDevice());

@@ -23,7 +23,9 @@
 //
 // Float convolutions run with CUDNN_FMA_MATH and never take a tensor-core
 // algorithm: no TF32, so that results agree with the CPU layers to float
-// precision.
+// precision. cuDNN's searches give (algorithm, math type) pairs; only those
+// whose math type is the descriptor's (FMA for float, DEFAULT for double)
+// are taken, since the descriptor's math type is never changed.
 //
 // Include it from .cu files (nvcc finds cudnn.h); depend on //layers/cudnn.
 //
