@@ -70,6 +70,7 @@ std::vector<BenchCase> Cases() {
        {lenet_pool1}},
       {"max_pooling_lenet2_2x2", "max_pooling", pool_2x2, {lenet_conv2}},
       {"avg_pooling_lenet1_2x2", "avg_pooling", pool_2x2, {lenet_conv1}},
+      {"sum_pooling_lenet1_2x2", "sum_pooling", pool_2x2, {lenet_conv1}},
       {"fullc_lenet_3136x512",
        "fullc",
        {{"nhidden", "512"}},
@@ -97,9 +98,11 @@ std::vector<BenchCase> Cases() {
       {"dropout_500", "dropout", {{"threshold", "0.5"}}, {hidden}},
       {"flatten_pool2", "flatten", {}, {pool2}},
       {"ch_concat_pool1", "ch_concat", {}, {pool1, pool1}},
+      {"concat_500_500", "concat", {}, {hidden, hidden}},
       {"split_pool1", "split", {}, {pool1}, 2},
       {"softmax_10", "softmax", {}, {logits}},
       {"l2_loss_10", "l2_loss", {}, {logits}},
+      {"lp_loss_10_p1.5", "lp_loss", {{"p", "1.5"}}, {logits}},
       {"multi_logistic_10", "multi_logistic", {}, {logits}},
   };
 }
