@@ -216,6 +216,10 @@ class Layer {
 
   // Throws LayerError "layer 'fc1' (fullc): <what>".
   [[noreturn]] void Fail(const std::string& what) const;
+  // Throws LayerError "layer 'fc1' (fullc): <context><error>" with `error` as
+  // its cause.
+  [[noreturn]] void FailSetting(const ParamError& error,
+                                const std::string& context = "") const;
   // Throws LayerError "layer ...: got input shapes [...]; needs <need>".
   [[noreturn]] void FailShapes(const std::vector<Shape<4>>& in_shapes,
                                const std::string& need) const;

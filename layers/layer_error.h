@@ -20,10 +20,12 @@
 #ifndef UMBRA_LAYERS_LAYER_ERROR_H_
 #define UMBRA_LAYERS_LAYER_ERROR_H_
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "param/param_error.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
@@ -35,6 +37,16 @@ class LayerError : public std::runtime_error {
   // `message` is the whole text what() returns.
   explicit LayerError(const std::string& message)
       : std::runtime_error(message) {}
+  // An error about a setting: `cause` names the key and the refused value,
+  // so a caller can point at the config line that gave it.
+  LayerError(const std::string& message, const ParamError& cause)
+      : std::runtime_error(message), cause_(cause) {}
+
+  // The parameter error behind this one; nullopt when no setting was bad.
+  const std::optional<ParamError>& cause() const { return cause_; }
+
+ private:
+  std::optional<ParamError> cause_;
 };
 
 // "layer 'fc1' (fullc)"; the prefix of every message about one layer.

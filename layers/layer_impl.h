@@ -30,7 +30,7 @@ void Layer<xpu, DType>::Configure(const LayerTypeInfo& info,
   try {
     SetParams(plain);
   } catch (const ParamError& e) {
-    Fail(e.what());
+    FailSetting(e);
   }
   settings_.clear();
   if (info.weight_tags.empty()) return;
@@ -38,14 +38,14 @@ void Layer<xpu, DType>::Configure(const LayerTypeInfo& info,
   try {
     common.InitAllowUnknown(plain);
   } catch (const ParamError& e) {
-    Fail(e.what());
+    FailSetting(e);
   }
   for (const std::string& tag : info.weight_tags) {
     WeightParam tag_settings = common;
     try {
       tag_settings.UpdateAllowUnknown(tagged[tag]);
     } catch (const ParamError& e) {
-      Fail("weight tag '" + tag + "': " + e.what());
+      FailSetting(e, "weight tag '" + tag + "': ");
     }
     settings_[tag] = tag_settings;
   }
@@ -244,6 +244,13 @@ const WeightParam& Layer<xpu, DType>::settings(const std::string& tag) const {
 template <typename xpu, typename DType>
 void Layer<xpu, DType>::Fail(const std::string& what) const {
   throw LayerError(LayerLabel(name_, info_.type) + ": " + what);
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::FailSetting(const ParamError& error,
+                                    const std::string& context) const {
+  throw LayerError(
+      LayerLabel(name_, info_.type) + ": " + context + error.what(), error);
 }
 
 template <typename xpu, typename DType>

@@ -74,6 +74,19 @@ TEST(LayerRegistryTest, BadValueNamesLayerAndKey) {
   EXPECT_THAT(error, HasSubstr("got '0'"));
 }
 
+TEST(LayerRegistryTest, BadSettingKeepsItsParamErrorAsTheCause) {
+  try {
+    CreateLayer<cpu, float>("fullc", "fc1",
+                            {{"nhidden", "3"}, {"wmat:eta", "fast"}});
+    FAIL() << "no LayerError";
+  } catch (const LayerError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("layer 'fc1' (fullc): weight tag 'wmat'"));
+    ASSERT_TRUE(e.cause().has_value());
+    EXPECT_EQ(e.cause()->key(), "lr");  // the field, not its alias eta
+    EXPECT_EQ(e.cause()->value(), "fast");
+  }
+}
+
 TEST(LayerRegistryTest, MissingRequiredKeyNamesIt) {
   const std::string error = CreateError("fullc", "fc1", {});
   EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc)"));

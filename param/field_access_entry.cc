@@ -28,12 +28,13 @@ std::string QuoteForMessage(absl::string_view value) {
 
 }  // namespace internal
 
-void FieldAccessEntry::ThrowError(absl::string_view detail) const {
+void FieldAccessEntry::ThrowError(absl::string_view detail,
+                                  absl::string_view value) const {
   std::string message =
       struct_name_.empty()
           ? absl::StrCat("key '", key_, "': ", detail)
           : absl::StrCat(struct_name_, ": key '", key_, "': ", detail);
-  throw ParamError(message, struct_name_, key_);
+  throw ParamError(message, struct_name_, key_, std::string(value));
 }
 
 void FieldAccessEntry::ThrowBadValue(absl::string_view accepted,
@@ -42,7 +43,7 @@ void FieldAccessEntry::ThrowBadValue(absl::string_view accepted,
   std::string detail = absl::StrCat("expected ", accepted, ", got ",
                                     internal::QuoteForMessage(value));
   if (!reason.empty()) absl::StrAppend(&detail, " (", reason, ")");
-  ThrowError(detail);
+  ThrowError(detail, value);
 }
 
 }  // namespace param

@@ -67,8 +67,10 @@ class FieldAccessEntry {
   }
 
  protected:
-  // Throws ParamError "<struct>: key '<key>': <detail>".
-  [[noreturn]] void ThrowError(absl::string_view detail) const;
+  // Throws ParamError "<struct>: key '<key>': <detail>", remembering the
+  // refused `value` when there is one.
+  [[noreturn]] void ThrowError(absl::string_view detail,
+                               absl::string_view value = {}) const;
   // Throws ParamError "<struct>: key '<key>': expected <accepted>, got
   // '<value>'", followed by " (<reason>)" when `reason` is not empty.
   [[noreturn]] void ThrowBadValue(absl::string_view accepted,

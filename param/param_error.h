@@ -27,19 +27,24 @@ class ParamError : public std::invalid_argument {
  public:
   // `message` is the whole text what() returns.
   explicit ParamError(const std::string& message);
-  // As above, and remembers which struct and key the message is about, so a
-  // caller can rephrase it (both may be empty).
+  // As above, and remembers which struct, key and given value the message is
+  // about, so a caller can rephrase it or find the line that set the value
+  // (each may be empty).
   ParamError(const std::string& message, std::string struct_name,
-             std::string key);
+             std::string key, std::string value = std::string());
 
   // The parameter struct the error is about, e.g. "FullcParam"; may be empty.
   const std::string& struct_name() const { return struct_name_; }
   // The key the error is about, e.g. "nhidden"; empty when not about one key.
   const std::string& key() const { return key_; }
+  // The value text that was refused, e.g. "0"; empty when the error is not
+  // about a given value (an unknown or missing key).
+  const std::string& value() const { return value_; }
 
  private:
   std::string struct_name_;
   std::string key_;
+  std::string value_;
 };
 
 }  // namespace umbra

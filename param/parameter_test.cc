@@ -126,6 +126,19 @@ TEST(ParameterTest, RequiredFieldMissing) {
   } catch (const ParamError& e) {
     EXPECT_EQ(e.struct_name(), "FullcParam");
     EXPECT_EQ(e.key(), "nhidden");
+    EXPECT_EQ(e.value(), "");
+  }
+}
+
+TEST(ParameterTest, ErrorKeepsTheRefusedValueUnderTheFieldName) {
+  FullcParam param;
+  try {
+    // A later good value does not hide the earlier bad one.
+    param.Init({{"nhidden", "2"}, {"num_hidden", "-3"}, {"nhidden", "4"}});
+    FAIL() << "no ParamError";
+  } catch (const ParamError& e) {
+    EXPECT_EQ(e.key(), "nhidden");
+    EXPECT_EQ(e.value(), "-3");
   }
 }
 

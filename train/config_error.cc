@@ -26,6 +26,7 @@ std::string SourceLocation::ToString() const {
   if (from_command_line()) {
     return absl::StrCat("command line: argument ", argument);
   }
+  if (line == 0) return source.empty() ? std::string("config") : source;
   return absl::StrCat(source, ":", line);
 }
 

@@ -33,7 +33,8 @@ namespace train {
 struct SourceLocation {
   // The file name or source name; empty for the command line.
   std::string source;
-  // 1-based line in `source`; 0 for the command line.
+  // 1-based line in `source`; 0 for the command line, or for the file as a
+  // whole (an error about something no line says, like a missing block).
   int line = 0;
   // Index of the argument in argv for the command line; 0 for a file.
   int argument = 0;
@@ -42,7 +43,8 @@ struct SourceLocation {
   static SourceLocation CommandLine(int argument);
 
   bool from_command_line() const { return argument > 0; }
-  // "mnist.conf:17" or "command line: argument 2": the prefix of messages.
+  // "mnist.conf:17", "mnist.conf" (line 0) or "command line: argument 2":
+  // the prefix of messages.
   std::string ToString() const;
 
   friend bool operator==(const SourceLocation& a, const SourceLocation& b) {

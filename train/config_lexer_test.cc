@@ -183,7 +183,7 @@ TEST(ConfigLexerTest, ParseConfigFileReadsAFile) {
   EXPECT_EQ(entries[1].location.ToString(), path + ":3");
   std::remove(path.c_str());
   EXPECT_EQ(ConfigErrorOf([&] { ParseConfigFile(path); }),
-            path + ":0: cannot open the config file");
+            path + ": cannot open the config file");
 }
 
 TEST(ConfigLexerTest, CommandLineOverrides) {

@@ -93,14 +93,48 @@ AllKeys CollectKeys(const ConfigSchema& schema) {
   return all;
 }
 
+// Where `key`, unknown in a layer (`in_layer`) or an iterator block, belongs
+// when another part of the config declares it: "; 'dev' is a global
+// setting: ...". "" when no other part does.
+std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
+                            const ConfigSchema& schema, const AllKeys& all) {
+  if (Contains(schema.GlobalKeys(), key)) {
+    return absl::StrCat("; '", key,
+                        "' is a global setting: put it outside netconfig and "
+                        "the data/eval/pred blocks.");
+  }
+  if (!in_layer && Contains(all.layer, key)) {
+    return absl::StrCat("; '", key,
+                        "' is a layer setting: put it under its layer line "
+                        "in netconfig, or outside every block for all "
+                        "layers.");
+  }
+  std::vector<std::string> owners;
+  for (const std::string& type : schema.IteratorTypes()) {
+    if (Contains(schema.IteratorKeys(type).value_or(std::vector<std::string>()),
+                 key)) {
+      owners.push_back(type);
+    }
+  }
+  if (owners.empty()) return "";
+  return absl::StrCat("; '", key, "' is a setting of iterator ",
+                      absl::StrJoin(owners, " or "),
+                      in_layer ? ": put it in a data/eval/pred block after "
+                                 "iter = "
+                               : ": put it after iter = ",
+                      owners.front(), ".");
+}
+
 // Throws the unknown-key error for `entry` (whose key, tag removed, is
-// `key`) in `section`, with `valid` the keys accepted there.
+// `key`) in `section`, with `valid` the keys accepted there. `placement`
+// (WhereKeyBelongs) replaces the closest-key hint when it is not empty.
 [[noreturn]] void ThrowUnknownKey(const ConfigEntry& entry,
                                   absl::string_view key,
                                   absl::string_view section,
                                   const std::vector<std::string>& valid,
-                                  const std::vector<std::string>& tags) {
-  std::string hint = DidYouMean(key, valid);
+                                  const std::vector<std::string>& tags,
+                                  const std::string& placement = "") {
+  std::string hint = placement.empty() ? DidYouMean(key, valid) : placement;
   if (hint.empty()) {
     // `lr:eta`: a prefix that is not a weight tag in front of a valid key.
     const std::size_t colon = key.find(':');
@@ -115,8 +149,8 @@ AllKeys CollectKeys(const ConfigSchema& schema) {
   }
   throw ConfigError(
       entry.location, entry.key,
-      absl::StrCat("unknown key '", entry.key, "' in ", section,
-                   hint.empty() ? "." : hint, " Valid keys: ", ListOf(valid)));
+      absl::StrCat("unknown key '", entry.key, "' in ", section, OrPeriod(hint),
+                   " Valid keys: ", ListOf(valid)));
 }
 
 // Checks a layer's type; returns its keys.
@@ -155,6 +189,71 @@ const LayerDeclaration& Effective(const TrainConfig& config,
                                   const LayerDeclaration& layer) {
   return layer.shared_with >= 0 ? config.net.layers.at(layer.shared_with)
                                 : layer;
+}
+
+// The last entry of `entries` whose key is `key`, or nullptr.
+const ConfigEntry* LastWithKey(const std::vector<ConfigEntry>& entries,
+                               absl::string_view key) {
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->key == key) return &*it;
+  }
+  return nullptr;
+}
+
+// Refuses a command-line override that nothing would read: the trainer does
+// not read its key, and every layer and iterator stage that does sets the
+// key itself (a block's own setting wins over a global one), so the run would
+// silently go on with the file's values.
+void CheckOverrideIsRead(const TrainConfig& config, const ConfigSchema& schema,
+                         const ConfigEntry& override) {
+  if ((override.value == kDefaultValue && !override.quoted_value) ||
+      !IndexedKeyName(override.key).empty() ||
+      Contains(schema.GlobalKeys(), override.key)) {
+    return;
+  }
+  const std::string key =
+      SplitWeightTag(override.key, schema.WeightTags()).second;
+  std::vector<std::string> shadows;
+  for (const LayerDeclaration& layer : config.net.layers) {
+    // A share[...] layer is configured by the layer it shares.
+    if (layer.shared_with >= 0 ||
+        !Contains(
+            schema.LayerKeys(layer.type).value_or(std::vector<std::string>()),
+            key)) {
+      continue;
+    }
+    const ConfigEntry* own = LastWithKey(layer.settings, override.key);
+    if (own == nullptr) return;
+    shadows.push_back(
+        absl::StrCat(layer.Describe(), " at ", own->location.ToString()));
+  }
+  for (const IteratorChain& chain : config.iterators) {
+    for (std::size_t i = 0; i < chain.stages.size(); ++i) {
+      if (!Contains(schema.IteratorKeys(chain.stages[i].type)
+                        .value_or(std::vector<std::string>()),
+                    override.key)) {
+        continue;
+      }
+      // Later stages pass their settings down to the stages they wrap.
+      const ConfigEntry* own = nullptr;
+      for (std::size_t j = chain.stages.size(); own == nullptr && j > i; --j) {
+        own = LastWithKey(chain.stages[j - 1].settings, override.key);
+      }
+      if (own == nullptr) return;
+      shadows.push_back(absl::StrCat(chain.Describe(), ", iterator ",
+                                     chain.stages[i].type, ", at ",
+                                     own->location.ToString()));
+    }
+  }
+  if (shadows.empty()) return;  // nothing declares it: an unknown key
+  throw ConfigError(
+      override.location, override.key,
+      absl::StrCat("'", override.ToString(),
+                   "' would change nothing: everything that reads '",
+                   override.key, "' sets it itself (",
+                   absl::StrJoin(shadows, "; "),
+                   "), and a block's own setting wins over a global one; "
+                   "change the file there instead"));
 }
 
 }  // namespace
@@ -314,7 +413,8 @@ void ValidateTrainConfig(const TrainConfig& config,
     for (const ConfigEntry& entry : layer.settings) {
       const std::string key = SplitWeightTag(entry.key, tags).second;
       if (!Contains(layer_keys[i], key)) {
-        ThrowUnknownKey(entry, key, layer.Describe(), layer_keys[i], tags);
+        ThrowUnknownKey(entry, key, layer.Describe(), layer_keys[i], tags,
+                        WhereKeyBelongs(key, /*in_layer=*/true, schema, all));
       }
     }
   }
@@ -331,9 +431,16 @@ void ValidateTrainConfig(const TrainConfig& config,
           ThrowUnknownKey(
               entry, entry.key,
               absl::StrCat(chain.Describe(), ", iterator ", stage.type), valid,
-              tags);
+              tags,
+              WhereKeyBelongs(entry.key, /*in_layer=*/false, schema, all));
         }
       }
+    }
+  }
+
+  for (const ConfigEntry& entry : config.globals) {
+    if (entry.location.from_command_line()) {
+      CheckOverrideIsRead(config, schema, entry);
     }
   }
 }
@@ -385,10 +492,8 @@ std::vector<std::pair<std::string, std::string>> ToParamKwargs(
   return kwargs;
 }
 
-ConfigError ConfigErrorFromParamError(const ParamError& error,
-                                      const std::vector<ConfigEntry>& entries,
-                                      const ConfigEntry& fallback,
-                                      absl::string_view section) {
+const ConfigEntry* FindEntryOfParamError(
+    const ParamError& error, const std::vector<ConfigEntry>& entries) {
   // The keys that set the field the error is about: its name and aliases.
   std::vector<std::string> keys;
   if (!error.key().empty()) keys.push_back(error.key());
@@ -407,18 +512,32 @@ ConfigError ConfigErrorFromParamError(const ParamError& error,
       // Not registered: match the key alone.
     }
   }
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-    if (it->value == kDefaultValue && !it->quoted_value) continue;
-    const std::size_t colon = it->key.find(':');
+  const auto sets_the_field = [&](const ConfigEntry& entry) {
+    if (entry.value == kDefaultValue && !entry.quoted_value) return false;
+    const std::size_t colon = entry.key.find(':');
     const std::string untagged =
-        colon == std::string::npos ? it->key : it->key.substr(colon + 1);
-    if (Contains(keys, it->key) || Contains(keys, untagged)) {
-      return ConfigError(it->location, it->key,
-                         absl::StrCat("in ", section, ": ", error.what()));
-    }
+        colon == std::string::npos ? entry.key : entry.key.substr(colon + 1);
+    return Contains(keys, entry.key) || Contains(keys, untagged);
+  };
+  // A refused value may have been overridden by a later entry: find the
+  // entry that gave it before settling for the last one of the key.
+  const ConfigEntry* last_of_key = nullptr;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (!sets_the_field(*it)) continue;
+    if (error.value().empty() || it->value == error.value()) return &*it;
+    if (last_of_key == nullptr) last_of_key = &*it;
   }
-  return ConfigError(fallback.location, error.key(),
-                     absl::StrCat("in ", section, ": ", error.what()));
+  return last_of_key;
+}
+
+ConfigError ConfigErrorFromParamError(const ParamError& error,
+                                      const std::vector<ConfigEntry>& entries,
+                                      const ConfigEntry& fallback,
+                                      absl::string_view section) {
+  const std::string message = absl::StrCat("in ", section, ": ", error.what());
+  const ConfigEntry* at = FindEntryOfParamError(error, entries);
+  return at != nullptr ? ConfigError(at->location, at->key, message)
+                       : ConfigError(fallback.location, error.key(), message);
 }
 
 }  // namespace train

@@ -30,6 +30,10 @@
 //     wrap). No tags.
 //   - Layer and iterator types must be known; share[...] layers are checked
 //     through the layer they share.
+//   - A command-line override must be read by something: the trainer, or a
+//     layer or iterator stage whose block does not set the key itself (a
+//     block's own setting wins over a global one). `nhidden=32` when every
+//     layer with nhidden sets it is refused, naming those lines.
 // Every error has the entry's file:line, the key, the section ("layer fc1
 // (fullc)", "global settings", "eval test, iterator mnist"), "did you mean
 // 'x'?" when a key is close, and the valid keys.
@@ -146,7 +150,8 @@ std::pair<std::string, std::string> SplitWeightTag(
 // Checks every key and every layer and iterator type of `config`. Throws a
 // ConfigError for the first unknown one, in file order within each part, the
 // parts in this order: layer types, iterator types, global keys, layer
-// settings, iterator settings.
+// settings, iterator settings; then for the first command-line override
+// that nothing reads.
 void ValidateTrainConfig(const TrainConfig& config, const ConfigSchema& schema);
 
 // The entries that configure `layer`, in the order to apply them: the global
@@ -171,10 +176,17 @@ std::vector<ConfigEntry> IteratorSettings(const TrainConfig& config,
 std::vector<std::pair<std::string, std::string>> ToParamKwargs(
     const std::vector<ConfigEntry>& entries);
 
+// The entry of `entries` that gave the value `error` refused: the last one
+// whose key (tag removed or not) is error.key() or one of its aliases and
+// whose value is error.value(); failing that, the last one of the key (the
+// one whose value won); nullptr when no entry sets the key, e.g. for a
+// missing required key.
+const ConfigEntry* FindEntryOfParamError(
+    const ParamError& error, const std::vector<ConfigEntry>& entries);
+
 // A ConfigError for `error` (thrown by a parameter struct's Init with
-// `entries`), located at the last entry whose key, tag removed or not, is
-// error.key() (the one whose value won), or at `fallback` when none is, e.g.
-// for a missing required key. `section` names what was being configured,
+// `entries`), located at FindEntryOfParamError's entry, or at `fallback` when
+// there is none. `section` names what was being configured,
 // e.g. layer.Describe().
 //
 //   try {

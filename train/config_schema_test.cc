@@ -106,8 +106,15 @@ TEST(ConfigSchemaTest, UnknownLayerKey) {
             "you mean 'threshold'? Valid keys: threshold");
   EXPECT_EQ(ValidateError("netconfig = start\nlayer[0->1] = relu\n"
                           "  dev = gpu\nnetconfig = end\n"),
-            "t.conf:3: unknown key 'dev' in layer relu_0 (relu). Valid keys: "
-            "(none)");
+            "t.conf:3: unknown key 'dev' in layer relu_0 (relu); 'dev' is a "
+            "global setting: put it outside netconfig and the data/eval/pred "
+            "blocks. Valid keys: (none)");
+  EXPECT_THAT(ValidateError("netconfig = start\nlayer[0->1] = fullc:fc1\n"
+                            "  shuffle = 1\nnetconfig = end\n"),
+              StartsWith("t.conf:3: unknown key 'shuffle' in layer fc1 "
+                         "(fullc); 'shuffle' is a setting of iterator mnist: "
+                         "put it in a data/eval/pred block after iter = "
+                         "mnist. Valid keys: "));
   EXPECT_THAT(ValidateError("netconfig = start\nlayer[0->1] = fullc:fc1\n"
                             "  nhiden = 10\nnetconfig = end\n"),
               StartsWith("t.conf:3: unknown key 'nhiden' in layer fc1 "
@@ -185,13 +192,60 @@ TEST(ConfigSchemaTest, IteratorKeys) {
   EXPECT_EQ(ValidateError("data = train\niter = mnist\n  buffer_size = 2\n"
                           "iter = threadbuffer\niter = end\n"),
             "t.conf:3: unknown key 'buffer_size' in data train, iterator "
-            "mnist. Valid keys: batch_size, input_flat, path_img, "
-            "path_label, shuffle, silent");
+            "mnist; 'buffer_size' is a setting of iterator threadbuffer: put "
+            "it after iter = threadbuffer. Valid keys: batch_size, "
+            "input_flat, path_img, path_label, shuffle, silent");
+  EXPECT_EQ(ValidateError("data = train\niter = mnist\n  nhidden = 2\n"
+                          "iter = end\n"),
+            "t.conf:3: unknown key 'nhidden' in data train, iterator mnist; "
+            "'nhidden' is a layer setting: put it under its layer line in "
+            "netconfig, or outside every block for all layers. Valid keys: "
+            "batch_size, input_flat, path_img, path_label, shuffle, silent");
   // Tags mean nothing to iterators.
   EXPECT_THAT(ValidateError("data = train\niter = mnist\n  wmat:shuffle = 1\n"
                             "iter = end\n"),
               StartsWith("t.conf:3: unknown key 'wmat:shuffle' in data train, "
                          "iterator mnist"));
+}
+
+TEST(ConfigSchemaTest, AnOverrideNothingReadsIsRefused) {
+  const std::string text =
+      "netconfig = start\n"
+      "layer[0->1] = fullc:fc1\n"
+      "  nhidden = 16\n"
+      "layer[1->2] = fullc:fc2\n"
+      "  nhidden = 3\n"
+      "  wmat:lr = 0.5\n"
+      "netconfig = end\n"
+      "data = train\n"
+      "iter = mnist\n"
+      "iter = threadbuffer\n"
+      "  shuffle = 1\n"  // passed down to mnist
+      "iter = end\n";
+  const KeySchema schema = MnistSchema();
+  const auto validate = [&](const std::vector<std::string>& overrides) {
+    ValidateTrainConfig(
+        BuildTrainConfig(ParseConfigText(text, "t.conf"),
+                         ParseCommandLineOverrides(overrides, 2)),
+        schema);
+  };
+  const auto error = [&](const std::vector<std::string>& overrides) {
+    return ConfigErrorOf([&] { validate(overrides); });
+  };
+  EXPECT_EQ(error({"num_round=1", "nhidden=32"}),
+            "command line: argument 3: 'nhidden = 32' would change nothing: "
+            "everything that reads 'nhidden' sets it itself (layer fc1 "
+            "(fullc) at t.conf:3; layer fc2 (fullc) at t.conf:5), and a "
+            "block's own setting wins over a global one; change the file "
+            "there instead");
+  EXPECT_EQ(error({"shuffle=0"}),
+            "command line: argument 2: 'shuffle = 0' would change nothing: "
+            "everything that reads 'shuffle' sets it itself (data train, "
+            "iterator mnist, at t.conf:11), and a block's own setting wins "
+            "over a global one; change the file there instead");
+  // Read by at least one layer (fc1 has no wmat:lr of its own), by the
+  // trainer (silent is also an iterator key), or `default`: accepted.
+  EXPECT_NO_THROW(validate({"wmat:lr=0.1", "silent=0", "nhidden=default"}));
 }
 
 TEST(ConfigSchemaTest, SharedLayersUseThePrimaryType) {
@@ -318,6 +372,14 @@ TEST(ConfigSchemaTest, ParamErrorsAreReportedAtTheirLine) {
                               "netconfig = end\n")),
               StartsWith("t.conf:1: in layer fc1 (fullc): "
                          "ConfigTestFullcParam: key 'init_sigma'"));
+  // A bad global value is reported at its own line even where the layer
+  // sets the key again (the value is checked before it is overridden).
+  EXPECT_THAT(InitError(Build("nhidden = -4\nnetconfig = start\n"
+                              "layer[+1] = fullc:fc1\n  nhidden = 2\n"
+                              "netconfig = end\n")),
+              StartsWith("t.conf:1: in layer fc1 (fullc): "
+                         "ConfigTestFullcParam: key 'nhidden': expected int "
+                         "in [1, inf), got '-4'"));
   // A missing required key is reported at the layer line.
   EXPECT_THAT(InitError(Build("netconfig = start\nlayer[+1] = fullc:fc1\n"
                               "netconfig = end\n")),

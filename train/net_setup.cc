@@ -56,13 +56,23 @@ bool IsTraining(const TrainerParam& param) {
 }
 
 ConfigError GlobalError(const TrainConfig& config, const std::string& key,
-                        const std::string& detail) {
-  const ConfigEntry* found = nullptr;
-  for (const ConfigEntry& entry : config.globals) {
-    if (entry.key == key) found = &entry;
+                        const std::string& detail,
+                        const std::vector<std::string>& related) {
+  const auto last_setting = [&](const std::string& wanted) {
+    const ConfigEntry* found = nullptr;
+    for (const ConfigEntry& entry : config.globals) {
+      if (entry.key == wanted) found = &entry;
+    }
+    return found;
+  };
+  const ConfigEntry* found = last_setting(key);
+  for (auto it = related.begin(); found == nullptr && it != related.end();
+       ++it) {
+    found = last_setting(*it);
   }
-  return ConfigError(found != nullptr ? found->location : SourceLocation(), key,
-                     detail);
+  return ConfigError(found != nullptr ? found->location
+                                      : SourceLocation::File(config.source, 0),
+                     key, detail);
 }
 
 std::vector<int> CheckMetrics(const CheckedConfig& checked,
@@ -154,8 +164,9 @@ ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
 
 ConfigError UpdaterConfigError(const TrainConfig& config,
                                const optim::OptimError& error) {
+  // A schedule's missing key is reported at the lr:schedule line.
   return GlobalError(config, error.key().empty() ? "updater" : error.key(),
-                     error.what());
+                     error.what(), {"lr:schedule", "updater"});
 }
 
 }  // namespace internal

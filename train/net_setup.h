@@ -52,10 +52,12 @@ CheckedConfig CheckConfig(TrainConfig config);
 // Whether `param`'s task trains (train or finetune).
 bool IsTraining(const TrainerParam& param);
 
-// A ConfigError about global `key`, at the line that set it last (no
-// location when no line sets it).
+// A ConfigError about global `key`, at the line that set it last; when no
+// line sets it, at the last line that sets the first of `related` that one
+// does, else at the config file as a whole.
 ConfigError GlobalError(const TrainConfig& config, const std::string& key,
-                        const std::string& detail);
+                        const std::string& detail,
+                        const std::vector<std::string>& related = {});
 
 // Checks every metric line: a known metric, a label field that exists
 // ("label", or one of label_vec's, within `label_width` columns when the

@@ -18,17 +18,24 @@
 #include "absl/strings/str_join.h"
 #include "layers/layer_error.h"
 #include "layers/layer_registry.h"
+#include "train/config_schema.h"
 #include "train/network.h"
 
 namespace umbra {
 namespace train {
 namespace internal {
 
-// The config line a layer's error is about: the last setting whose key the
-// message quotes, else the layer line.
+// The config line a layer's error is about: the setting that gave the
+// refused value, else the last setting whose key the message quotes, else the
+// layer line.
 inline const ConfigEntry& LocateLayerError(
-    const std::string& message, const std::vector<ConfigEntry>& settings,
+    const layers::LayerError& error, const std::vector<ConfigEntry>& settings,
     const LayerDeclaration& layer) {
+  if (error.cause()) {
+    const ConfigEntry* at = FindEntryOfParamError(*error.cause(), settings);
+    if (at != nullptr) return *at;
+  }
+  const std::string message = error.what();
   for (auto it = settings.rbegin(); it != settings.rend(); ++it) {
     std::string key = it->key;
     const size_t colon = key.find(':');
@@ -90,9 +97,7 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     : config_(config.net) {
   const NetConfig& net = config_;
   if (net.layers.empty()) {
-    SourceLocation where;
-    if (!config.globals.empty()) where = config.globals.front().location;
-    throw ConfigError(where, "netconfig",
+    throw ConfigError(SourceLocation::File(config.source, 0), "netconfig",
                       "the config describes no network: add a `netconfig = "
                       "start` ... `netconfig = end` block with layers");
   }
@@ -112,7 +117,9 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
   if (input_shapes.size() != num_inputs_) {
     const ConfigEntry* count = config.FindGlobal("extra_data_num");
     throw ConfigError(
-        count != nullptr ? count->location : SourceLocation(), "extra_data_num",
+        count != nullptr ? count->location
+                         : SourceLocation::File(config.source, 0),
+        "extra_data_num",
         absl::StrCat("the net has ", num_inputs_ - 1,
                      " extra input nodes (extra_data_num) but is given ",
                      input_shapes.size() - 1, " extra input shapes"));
@@ -120,7 +127,7 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
   for (size_t n = 0; n < num_inputs_; ++n) {
     if (input_shapes[n][0] != input_shapes[0][0]) {
       throw ConfigError(
-          SourceLocation(), "extra_data_num",
+          SourceLocation::File(config.source, 0), "extra_data_num",
           absl::StrCat("input node '", net.NodeName(n), "' gets batches of ",
                        input_shapes[n][0], " instances but node 'in' of ",
                        input_shapes[0][0]));
@@ -163,8 +170,7 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
       created = layers::CreateLayer<xpu, float>(type, layer.name,
                                                 ToParamKwargs(settings));
     } catch (const layers::LayerError& e) {
-      const ConfigEntry& at =
-          internal::LocateLayerError(e.what(), settings, layer);
+      const ConfigEntry& at = internal::LocateLayerError(e, settings, layer);
       throw ConfigError(at.location, at.key, e.what());
     }
     try {

@@ -211,6 +211,18 @@ TEST(NetworkTest, BadValueIsReportedAtItsLine) {
       "  nhidden = 4\n"
       "  init_sigma = -1\n");
   EXPECT_EQ(error.substr(0, 11), "net.conf:4:") << error;
+  // Through an alias (eta for lr), globally and under a weight tag.
+  EXPECT_EQ(BuildError("eta = abc\n"
+                       "layer[in->a] = fullc:fc1\n"
+                       "  nhidden = 4\n")
+                .substr(0, 11),
+            "net.conf:2:");
+  EXPECT_EQ(BuildError("layer[in->a] = fullc:fc1\n"
+                       "  nhidden = 4\n"
+                       "  wmat:eta = -x\n"
+                       "  bias:eta = 0.1\n")
+                .substr(0, 11),
+            "net.conf:4:");
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ class ConfigBuilder {
       chain_.stages.back().settings.push_back(entry);
       return;
     }
-    if (in_netconfig_ && net_.has_layers()) {
+    if (in_netconfig_ && layer_open_) {
       net_.AddLayerSetting(entry);
       return;
     }
@@ -112,6 +112,7 @@ class ConfigBuilder {
                                  "; expected netconfig = end first"));
       }
       in_netconfig_ = true;
+      layer_open_ = false;
       netconfig_start_ = entry;
       return;
     }
@@ -126,6 +127,7 @@ class ConfigBuilder {
                                       "start"));
       }
       in_netconfig_ = false;
+      layer_open_ = false;
       last_netconfig_end_ = entry;
       return;
     }
@@ -143,6 +145,7 @@ class ConfigBuilder {
                                "= end"));
     }
     net_.AddLayer(entry);
+    layer_open_ = true;
   }
 
   void Open(const ConfigEntry& entry) {
@@ -236,6 +239,9 @@ class ConfigBuilder {
   TrainConfig config_;
   NetConfigBuilder net_;
   bool in_netconfig_ = false;
+  // Whether a layer line of the open netconfig block takes the next settings;
+  // lines before a block's first layer are global, as in cxxnet.
+  bool layer_open_ = false;
   ConfigEntry netconfig_start_;
   std::optional<ConfigEntry> last_netconfig_end_;
   bool in_block_ = false;
@@ -294,7 +300,9 @@ TrainConfig BuildTrainConfig(const std::vector<ConfigEntry>& file_entries,
 
 TrainConfig ParseTrainConfigText(absl::string_view text,
                                  absl::string_view source_name) {
-  return BuildTrainConfig(ParseConfigText(text, source_name));
+  TrainConfig config = BuildTrainConfig(ParseConfigText(text, source_name));
+  config.source = std::string(source_name);
+  return config;
 }
 
 TrainConfig LoadTrainConfig(const std::string& path,
@@ -302,7 +310,9 @@ TrainConfig LoadTrainConfig(const std::string& path,
   // Arguments are checked first: they are cheaper to fix than the file.
   std::vector<ConfigEntry> overrides =
       ParseCommandLineOverrides(override_args, 2);
-  return BuildTrainConfig(ParseConfigFile(path), overrides);
+  TrainConfig config = BuildTrainConfig(ParseConfigFile(path), overrides);
+  config.source = path;
+  return config;
 }
 
 }  // namespace train

@@ -6,8 +6,9 @@
 //   - `netconfig = start` ... `netconfig = end` holds the network; a
 //     `layer[...] = ...` line starts a layer and the lines after it, up to the
 //     next layer line or `netconfig = end`, set that layer. Lines inside
-//     netconfig before its first layer are global (cxxnet allowed this for
-//     `wmat:lr` and the like). Several netconfig blocks add to one network.
+//     a netconfig block before its first layer are global (cxxnet allowed
+//     this for `wmat:lr` and the like). Several netconfig blocks add to one
+//     network.
 //   - `data = train`, `eval = NAME`, `pred = FILE` open an iterator block;
 //     `iter = TYPE` starts a stage, the lines after it set that stage,
 //     `iter = end` closes the block.
@@ -17,7 +18,7 @@
 //     such entries are kept for key checks but skipped by FindGlobal and
 //     ToParamKwargs.
 //   - Command-line overrides come after the whole file and may only set
-//     global keys.
+//     global keys (ValidateTrainConfig refuses one that nothing would read).
 // Structural mistakes are ConfigErrors at the offending line: a layer line
 // outside netconfig, `netconfig = end` without a start, nested or
 // unterminated blocks, `iter = end` without a block, a block without stages,
@@ -46,6 +47,9 @@ namespace umbra {
 namespace train {
 
 struct TrainConfig {
+  // The file (or source name) the config was read from; errors about
+  // something no line says point here. Empty for BuildTrainConfig's own.
+  std::string source;
   // Global entries in order: the file's, then the command line's.
   std::vector<ConfigEntry> globals;
   NetConfig net;

@@ -60,12 +60,16 @@ TEST(TrainConfigTest, DefaultValueLeavesTheKeyAsItWas) {
 
 TEST(TrainConfigTest, SeveralNetconfigBlocksMakeOneNetwork) {
   const TrainConfig config = Build(
-      "netconfig = start\nlayer[+1] = fullc:fc1\nnetconfig = end\n"
+      "netconfig = start\nlayer[+1] = fullc:fc1\n  nhidden = 4\n"
+      "netconfig = end\n"
       "eta = 1\n"
-      "netconfig = start\nlayer[+1] = relu\nnetconfig = end\n");
+      "netconfig = start\n"
+      "init_sigma = 0.5\n"  // before this block's first layer: global
+      "layer[+1] = relu\nnetconfig = end\n");
   ASSERT_EQ(config.net.layers.size(), 2u);
   EXPECT_EQ(config.net.layers[1].inputs, config.net.layers[0].outputs);
-  EXPECT_EQ(Keys(config.globals), "eta");
+  EXPECT_EQ(Keys(config.globals), "eta,init_sigma");
+  EXPECT_EQ(Keys(config.net.layers[0].settings), "nhidden");
 }
 
 TEST(TrainConfigTest, IteratorBlocks) {

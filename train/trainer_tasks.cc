@@ -50,14 +50,11 @@ void Trainer::Predict() {
     }
     node = checked_.config.net.FindNode(name);
     if (node < 0) {
-      const ConfigEntry* entry =
-          checked_.config.FindGlobal("extract_node_name");
-      if (entry == nullptr) entry = checked_.config.FindGlobal("extract_node");
-      throw ConfigError(
-          entry != nullptr ? entry->location : SourceLocation(),
-          "extract_node_name",
+      throw GlobalError(
+          checked_.config, "extract_node_name",
           absl::StrCat("no node named '", name, "' in the net; nodes: ",
-                       absl::StrJoin(checked_.config.net.NamedNodes(), ", ")));
+                       absl::StrJoin(checked_.config.net.NamedNodes(), ", ")),
+          {"extract_node"});
     }
   }
   long rows_written = 0;
