@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -75,25 +76,32 @@ Checkpoint ReadCheckpoint(const std::string& path) {
   const std::string bytes = buffer.str();
   const std::string prefix =
       absl::StrCat("checkpoint '", path, "' (", bytes.size(), " bytes): ");
-  CheckpointFile file;
   if (bytes.empty()) {
     throw CheckpointError(prefix + "the file is empty");
   }
-  if (!file.ParseFromString(bytes) || file.magic() != kCheckpointMagic) {
-    if (file.magic() == kCheckpointMagic || !file.payload().empty()) {
-      throw CheckpointError(prefix +
-                            "the file is truncated or corrupted (it does not "
-                            "parse as a checkpoint)");
-    }
-    throw CheckpointError(prefix + "not an umbra checkpoint");
+  // Every checkpoint starts with its magic field (the lowest field number
+  // is serialized first); a file cut inside it is still one of ours.
+  CheckpointFile file;
+  file.set_magic(std::string(kCheckpointMagic));
+  const std::string magic_field = file.SerializeAsString();
+  if (!absl::StartsWith(bytes, magic_field)) {
+    throw CheckpointError(prefix + (absl::StartsWith(magic_field, bytes)
+                                        ? "the file is truncated (it ends "
+                                          "inside the header)"
+                                        : "not an umbra checkpoint"));
+  }
+  if (!file.ParseFromString(bytes)) {
+    throw CheckpointError(prefix +
+                          "the file is truncated or corrupted (it does not "
+                          "parse as a checkpoint)");
+  }
+  if (file.payload().empty()) {
+    throw CheckpointError(prefix + "the file is truncated (no payload)");
   }
   if (file.format_version() != kCheckpointFormatVersion) {
     throw CheckpointError(absl::StrCat(
         prefix, "format version ", file.format_version(),
         "; this trainer reads version ", kCheckpointFormatVersion));
-  }
-  if (file.checksum() == 0 && file.payload().empty()) {
-    throw CheckpointError(prefix + "the file is truncated (no payload)");
   }
   const uint64_t checksum = Fnv1a64(file.payload());
   if (checksum != file.checksum()) {

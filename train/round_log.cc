@@ -15,7 +15,7 @@ namespace train {
 
 std::string FormatRoundLine(const RoundFigures& figures) {
   std::string line =
-      absl::StrFormat("[%d]\telapsed:%.1fs\timages/s:%.0f", figures.round,
+      absl::StrFormat("[%d]\telapsed:%.1f\timages/s:%.0f", figures.round,
                       figures.elapsed_seconds, figures.images_per_second);
   for (const auto& metric : figures.metrics) {
     absl::StrAppend(&line, "\t", metric.first, ":",

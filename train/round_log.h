@@ -7,8 +7,9 @@
 //   RoundFigures figures{3, 12.5, 4821.0, {{"train-error", 0.1021},
 //                                           {"test-error", 0.1187}}};
 //   std::cout << FormatRoundLine(figures) << "\n";
-//   // [3]	elapsed:12.5s	images/s:4821	train-error:0.1021
-//   test-error:0.1187 AppendMetricsCsv("models/metrics.csv", figures);
+//   // [3] elapsed:12.5 images/s:4821 train-error:0.1021 test-error:0.1187
+//   // (tab-separated)
+//   AppendMetricsCsv("models/metrics.csv", figures);
 //
 //   ProgressBar bar(3, num_batches);   // draws on stderr if it is a tty
 //   bar.Update(batch);  ...  bar.Finish();
@@ -34,8 +35,9 @@ struct RoundFigures {
   std::vector<std::pair<std::string, double>> metrics;
 };
 
-// "[3]\telapsed:12.5s\timages/s:4821\ttrain-error:0.1021\t..." (metric
-// values with six significant digits, as cxxnet printed them).
+// "[3]\telapsed:12.5\timages/s:4821\ttrain-error:0.1021\t...": every field
+// NAME:NUMBER (elapsed in seconds), so scripts that read cxxnet's logs can
+// parse it; metric values with six significant digits, as cxxnet printed.
 std::string FormatRoundLine(const RoundFigures& figures);
 
 // Appends one row to the CSV file at `path`, first writing the header

@@ -8,8 +8,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -42,8 +45,27 @@ TEST(TrainerTest, LearnsSeparableBlobs) {
   EXPECT_LE(LastMetric(out, "test-error"), 0.02) << out;
   EXPECT_LE(LastMetric(out, "train-error"), 0.05) << out;
   EXPECT_GE(LastMetric(out, "test-logloss"), 0.0) << out;
-  EXPECT_NE(out.find("[4]\telapsed:"), std::string::npos) << out;
-  EXPECT_NE(out.find("images/s:"), std::string::npos) << out;
+  // Round lines as cxxnet printed them: "[4]" then tab-separated
+  // NAME:NUMBER fields, which scripts for cxxnet's logs parse.
+  int round_lines = 0;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (!absl::StartsWith(line, "[")) continue;
+    ++round_lines;
+    const std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    ASSERT_EQ(fields.size(), 7u) << line;
+    EXPECT_EQ(fields[0], absl::StrCat("[", round_lines, "]"));
+    const std::vector<std::string> names = {"elapsed",     "images/s",
+                                            "train-error", "train-logloss",
+                                            "test-error",  "test-logloss"};
+    for (size_t i = 1; i < fields.size(); ++i) {
+      const std::pair<std::string, std::string> kv =
+          absl::StrSplit(fields[i], absl::MaxSplits(':', 1));
+      EXPECT_EQ(kv.first, names[i - 1]) << line;
+      double value;
+      EXPECT_TRUE(absl::SimpleAtod(kv.second, &value)) << line;
+    }
+  }
+  EXPECT_EQ(round_lines, 4) << out;
   const std::vector<std::string> csv = absl::StrSplit(
       ReadAll(dir + "/models/metrics.csv"), '\n', absl::SkipEmpty());
   ASSERT_EQ(csv.size(), 5u);
@@ -430,7 +452,8 @@ TEST(TrainerTest, NonFiniteLossNamesTheLayer) {
   } catch (const TrainingError& e) {
     EXPECT_NE(std::string(e.what()).find("the loss is"), std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("first layer whose output holds"),
+    EXPECT_NE(std::string(e.what()).find("layer fc2 (fullc) is the first "
+                                         "layer whose output holds"),
               std::string::npos)
         << e.what();
   }
@@ -446,6 +469,36 @@ TEST(TrainerTest, GpuWithoutCudaSaysHowToRebuild) {
     EXPECT_NE(std::string(e.what()).find("--config=cuda"), std::string::npos)
         << e.what();
     EXPECT_EQ(e.location().argument, 2) << e.what();
+  }
+}
+
+TEST(TrainerTest, ErrorsNoLineSaysPointAtTheFileOrARelatedLine) {
+  const std::string dir = NewTestDir("noline");
+  const std::string no_data =
+      "netconfig = start\n"
+      "layer[in->out] = fullc:fc1\n"
+      "  nhidden = 3\n"
+      "layer[out->out] = softmax\n"
+      "netconfig = end\n"
+      "batch_size = 10\n"
+      "input_shape = 1,1,8\n";
+  try {
+    RunTrainer(dir, no_data, {});
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir +
+                  "/net.conf: training needs a `data = train` block with "
+                  "the training iterator");
+  }
+  // A schedule's missing key is reported where the schedule is chosen.
+  try {
+    RunTrainer(dir, BlobsConfig(dir), {"num_round=1", "lr:schedule=cosine"});
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.location().argument, 3) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'lr:max_step'"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -113,7 +114,7 @@ std::string RunTrainer(const std::string& dir, const std::string& config_text,
 }
 
 double LastMetric(const std::string& output, const std::string& label) {
-  double value = -1;
+  double value = std::numeric_limits<double>::quiet_NaN();
   for (absl::string_view line : absl::StrSplit(output, '\n')) {
     if (line.empty() || line[0] != '[') continue;
     for (absl::string_view field : absl::StrSplit(line, '\t')) {

@@ -44,7 +44,8 @@ std::string RunTrainer(const std::string& dir, const std::string& config_text,
                        const std::vector<std::string>& overrides);
 
 // The last "[N]..." line of `output`'s value of `label` (e.g.
-// "test-error"), or -1.
+// "test-error"), or NaN when no line has it, so that any comparison with
+// it fails.
 double LastMetric(const std::string& output, const std::string& label);
 
 }  // namespace testing
