@@ -83,10 +83,33 @@ std::vector<GradientCase> Cases() {
        1,
        false,
        Labels::kTargets},
+      {"l2_loss_odd_in_place",
+       "l2_loss",
+       {{"grad_scale", "3"}},
+       {Shape4(5, 1, 1, 3)},
+       1,
+       true,
+       Labels::kTargets},
       {"lp_loss",
        "lp_loss",
        {{"p", "3"}},
        {Shape4(3, 1, 1, 2)},
+       1,
+       true,
+       Labels::kTargets},
+      // p < 2: the checker keeps every target 0.1 from its input, clear of
+      // the kink at p = 1 and of the infinite curvature at p = 1.5.
+      {"lp_loss_p1_5",
+       "lp_loss",
+       {{"p", "1.5"}},
+       {Shape4(4, 1, 1, 3)},
+       1,
+       false,
+       Labels::kTargets},
+      {"lp_loss_p1",
+       "lp_loss",
+       {{"p", "1"}, {"grad_scale", "2"}},
+       {Shape4(2, 1, 1, 5)},
        1,
        true,
        Labels::kTargets},
@@ -96,6 +119,13 @@ std::vector<GradientCase> Cases() {
        {Shape4(3, 1, 1, 4)},
        1,
        false,
+       Labels::kTargets},
+      {"multi_logistic_odd_in_place",
+       "multi_logistic",
+       {},
+       {Shape4(2, 1, 1, 7)},
+       1,
+       true,
        Labels::kTargets},
   };
   // conv: stride, padding, groups, no_bias, dilation, odd sizes, chunks.
@@ -165,10 +195,11 @@ std::vector<GradientCase> Cases() {
   };
   cases.insert(cases.end(), conv.begin(), conv.end());
   // Pooling: non-overlapping, overlapping with a ceil-mode edge, padding,
-  // rectangular windows.
+  // rectangular windows, gaps between windows (stride > kernel, with and
+  // without padding, whose last window would start in the padding).
   for (const char* type : {"max_pooling", "avg_pooling", "sum_pooling"}) {
     const std::string t = type;
-    const bool check_float = t != "max_pooling";
+    const size_t first = cases.size();
     cases.push_back({t + "_2x2",
                      t,
                      {{"kernel_size", "2"}, {"stride", "2"}},
@@ -185,8 +216,16 @@ std::vector<GradientCase> Cases() {
                      t,
                      {{"kernel_height", "2"}, {"kernel_width", "3"}},
                      {Shape4(1, 2, 3, 4)}});
-    for (size_t i = cases.size() - 4; i < cases.size(); ++i) {
-      cases[i].check_float = check_float;
+    cases.push_back({t + "_2x2_s3",
+                     t,
+                     {{"kernel_size", "2"}, {"stride", "3"}},
+                     {Shape4(2, 2, 7, 8)}});
+    cases.push_back({t + "_2x2_s3_pad",
+                     t,
+                     {{"kernel_size", "2"}, {"stride", "3"}, {"pad", "1"}},
+                     {Shape4(1, 2, 5, 7)}});
+    for (size_t i = first; i < cases.size(); ++i) {
+      cases[i].check_float = t != "max_pooling";
     }
   }
   const std::vector<GradientCase> norm = {
@@ -288,6 +327,18 @@ template <typename xpu, typename DType>
 using AccumulatingLayer = BrokenLayer<xpu, DType, kAddsToTheInputGradient>;
 UMBRA_REGISTER_LAYER("test_forgetful", ForgetfulLayer);
 UMBRA_REGISTER_LAYER("test_accumulating", AccumulatingLayer);
+
+// Targets keep clear of their input (see GradientChecker), so lp_loss at
+// p = 1 passes in float (step 1e-2) for every seed; were a target within
+// the step of its input, about 1 element in 100 would fail.
+TEST(GradientCheckerTest, TargetsStayClearOfTheLpKink) {
+  GradientCase c{"lp_loss_kink",       "lp_loss", {{"p", "1"}},
+                 {Shape4(4, 1, 1, 5)}, 1,         false,
+                 Labels::kTargets};
+  for (unsigned seed = 0; seed < 200; ++seed) {
+    ASSERT_TRUE(GradientChecker<float>(c, seed).Run()) << "seed " << seed;
+  }
+}
 
 TEST(GradientCheckerTest, CatchesWrongGradients) {
   for (const char* type : {"test_forgetful", "test_accumulating"}) {

@@ -5,7 +5,10 @@
 // ordinary layer (so out_j.grad = R_j), and grad_scale * Loss() for a loss.
 // The random generator is re-seeded before every Forward, so dropout and
 // rrelu draw the same mask each time; inputs are kept at least 0.1 away
-// from 0, the kink of the rectifiers. Before Backprop the input gradients are
+// from 0, the kink of the rectifiers, and targets (Labels::kTargets) at
+// least 0.1 away from their input, the kink of lp_loss at p = 1 (and the
+// infinite curvature below p = 2), well beyond the finite-difference step
+// (1e-2 in float). Before Backprop the input gradients are
 // filled with garbage, so a layer that adds to them instead of writing them
 // fails.
 //
@@ -97,8 +100,15 @@ class GradientChecker {
       } else {
         Tensor<cpu, 2, DType> label =
             net_->AddLabel("label", Shape2(s[0], s[3]));
+        const Tensor<cpu, 1, DType> x = Flat(inputs_[0]);
         for (index_t i = 0; i < s[0]; ++i) {
-          for (index_t k = 0; k < s[3]; ++k) label[i][k] = DType(Uniform(0, 1));
+          for (index_t k = 0; k < s[3]; ++k) {
+            // At most 0.2 of [0, 1) is too close to the input: few redraws.
+            do {
+              label[i][k] = DType(Uniform(0, 1));
+            } while (std::fabs(double(label[i][k]) - x[i * s[3] + k]) <
+                     kTargetGap);
+          }
         }
       }
     } else {
@@ -109,6 +119,12 @@ class GradientChecker {
       }
     }
   }
+
+  // The least distance of a target from its input (Labels::kTargets).
+  static constexpr double kTargetGap = 0.1;
+  static_assert(kTargetGap >= 10 * GradientTolerance<DType>::kStep,
+                "targets must stay well beyond the finite-difference step "
+                "from their input, or lp_loss at p = 1 straddles its kink");
 
   Layer<cpu, DType>& layer() { return net_->layer(); }
   StandaloneLayer<cpu, DType>& net() { return *net_; }
