@@ -47,15 +47,20 @@ class CudnnBatchNormLayer
             0.0, nullptr, nullptr, Eps(), this->mean_.dptr_,
             this->inv_std_.dptr_),
         this->Problem());
-    // var = 1 / inv_std^2 - eps: the biased batch variance (see the top).
+    // var = max(0, 1 / inv_std^2 - eps): the biased batch variance (see the
+    // top). Where it is far below eps the subtraction can round below 0,
+    // which the CPU layer's variance never is. 0 comes first so that a NaN
+    // stays NaN (maximum returns its second operand then).
     const DType keep = DType(this->param_.bn_momentum);
     Tensor<xpu, 1, DType> moving_mean = this->state(this->moving_mean_);
     Tensor<xpu, 1, DType> moving_var = this->state(this->moving_var_);
     moving_mean =
         moving_mean * scalar(keep) + this->mean_ * scalar(DType(1) - keep);
     moving_var = moving_var * scalar(keep) +
-                 (scalar(DType(1)) / F<::umbra::op::square>(this->inv_std_) -
-                  scalar(DType(Eps()))) *
+                 F<::umbra::op::maximum>(
+                     DType(0),
+                     scalar(DType(1)) / F<::umbra::op::square>(this->inv_std_) -
+                         scalar(DType(Eps()))) *
                      scalar(DType(1) - keep);
   }
 
