@@ -4,7 +4,8 @@
 #
 #   # 1. Where Bazel and nvcc are (no GPU needed): build every target tagged
 #   #    gpu with --config=cuda -c opt and copy it, with the non-system
-#   #    shared libraries it needs, into a folder.
+#   #    shared libraries it needs, into a folder (not the CUDA toolkit's or
+#   #    cuDNN's: `run` uses the GPU machine's own, see setup_cudnn).
 #   tools/gpu_check.sh collect /tmp/umbra_gpu
 #
 #   # 2. Copy the folder (and this script) to the GPU machine, then:
@@ -23,6 +24,9 @@
 #   GPU_CHECK_BENCH=0   skip the benchmarks
 #   CUDA_PATH           the CUDA toolkit (default /usr/local/cuda); its lib64
 #                       goes on LD_LIBRARY_PATH
+#   GPU_CHECK_CUDNN_SEARCH  where `run` looks for cuDNN 9 when the loader and
+#                       python3's nvidia packages have none (default
+#                       "/opt /usr/local /usr/lib"; see setup_cudnn)
 #   BAZEL_FLAGS         extra flags for `collect` (e.g. a cuda_archs list)
 set -u -o pipefail
 
@@ -53,11 +57,15 @@ median_counter() {
   ' "$1"
 }
 
-# Libraries every Linux machine has, and the driver: never copied.
+# Libraries every Linux machine has, the driver, and cuDNN: never copied.
+# cuDNN is hundreds of MiB and loads most of itself with dlopen (which ldd
+# does not list); `run` finds the GPU machine's own (setup_cudnn).
 is_system_lib() {
   case "$(basename "$1")" in
     linux-vdso* | ld-linux* | libc.so* | libm.so* | libpthread.so* | \
-      libdl.so* | librt.so* | libcuda.so*) return 0 ;;
+      libdl.so* | librt.so* | libcuda.so* | libcudnn.so* | libcudnn_*)
+      return 0
+      ;;
   esac
   case "$1" in
     /usr/local/cuda* | "${CUDA_PATH:-/usr/local/cuda}"*) return 0 ;;
@@ -110,6 +118,67 @@ collect() {
   echo "gpu_check: on the GPU machine run: $dir/gpu_check.sh $dir"
 }
 
+# The directory of the libcudnn.so.9 the loader finds now: in a directory of
+# LD_LIBRARY_PATH or in ldconfig's cache. Fails when there is none.
+cudnn_on_path() {
+  local entry found
+  local -a entries
+  IFS=: read -r -a entries <<<"${LD_LIBRARY_PATH:-}"
+  for entry in "${entries[@]}"; do
+    [[ -n "$entry" && -e "$entry/libcudnn.so.9" ]] && {
+      echo "$entry"
+      return 0
+    }
+  done
+  found="$("$(command -v ldconfig || echo /sbin/ldconfig)" -p 2>/dev/null |
+    awk '$1 == "libcudnn.so.9" { print $NF; exit }')"
+  [[ -n "$found" ]] && dirname "$found"
+}
+
+# A directory holding libcudnn.so.9 outside the loader's paths: first the
+# nvidia pip packages of python3 (PyTorch's venv has nvidia-cudnn-cu13, in
+# nvidia/cudnn/lib or nvidia/cu13/lib), then a search of
+# $GPU_CHECK_CUDNN_SEARCH, 10 levels deep. Fails when there is none.
+find_cudnn_dir() {
+  local package lib found
+  local -a roots
+  while read -r package; do
+    for lib in "$package"/*/lib/libcudnn.so.9; do
+      [[ -e "$lib" ]] && {
+        dirname "$lib"
+        return 0
+      }
+    done
+  done < <(python3 -c 'import nvidia; print("\n".join(nvidia.__path__))' \
+    2>/dev/null)
+  read -r -a roots <<<"${GPU_CHECK_CUDNN_SEARCH:-/opt /usr/local /usr/lib}"
+  found="$(find "${roots[@]}" -maxdepth 10 -name libcudnn.so.9 -print -quit \
+    2>/dev/null)"
+  [[ -n "$found" ]] && dirname "$found"
+}
+
+# Makes cuDNN 9 loadable by the binaries, and says which directory it is
+# in. libcudnn.so.9 loads its sub-libraries (libcudnn_cnn, _ops,
+# _engines_*, _heuristic) with dlopen at run time, by name, so the
+# directory must be on the loader's path, not only libcudnn.so.9 found.
+# A directory found outside it goes at the end of LD_LIBRARY_PATH, so that
+# the toolkit's libraries (cuBLAS, the runtime) stay first even where the
+# same directory also holds pip's copies (nvidia/cu13/lib).
+setup_cudnn() {
+  local found
+  if found="$(cudnn_on_path)"; then
+    echo "gpu_check: cuDNN 9 from $found"
+  elif found="$(find_cudnn_dir)"; then
+    export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$found"
+    echo "gpu_check: cuDNN 9 from $found (added to LD_LIBRARY_PATH)"
+  else
+    echo "gpu_check: cuDNN 9 (libcudnn.so.9) not found on the loader's path," \
+      "in python3's nvidia packages or under" \
+      "${GPU_CHECK_CUDNN_SEARCH:-/opt /usr/local /usr/lib};" \
+      "the tests that need it will fail"
+  fi
+}
+
 run() {
   local dir
   dir="$(cd "$1" && pwd)" || exit 2
@@ -140,6 +209,7 @@ run() {
   else
     echo "gpu_check: nvidia-smi not found (is there a GPU and a driver?)"
   fi
+  setup_cudnn
 
   local passed=0 failed=0 name rc start secs log
   for name in "${tests[@]}"; do
