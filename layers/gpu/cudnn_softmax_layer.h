@@ -6,7 +6,13 @@
 //             SumLoss is skipped without labels;
 //   Gradient: p - one_hot(label) (LossLayer scales it).
 // Labels are copied to the host and checked to be class indices, with the
-// CPU layer's message, before the device uses them.
+// CPU layer's message, before the device uses them: once per Forward with
+// labels (in SumLoss), so a training step synchronises once for them. The
+// Backprop after it reuses them when given the same label field (the same
+// memory): the trainer fills labels before Forward and keeps them through
+// Backprop. Values rewritten in place in between are not read again (the
+// CPU layer would read them); another field, or a Backprop after a Forward
+// without labels, binds and checks the field it is given.
 //
 // Example:
 //   auto softmax = CreateLayer<gpu, float>("softmax", "loss", {});
@@ -27,6 +33,13 @@ namespace layers {
 
 template <typename xpu, typename DType>
 class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
+ public:
+  void Forward(bool is_train) override {
+    // Labels bound by an earlier Forward are never reused.
+    bound_ = Tensor<xpu, 2, DType>();
+    LossLayer<xpu, DType>::Forward(is_train);
+  }
+
  protected:
   index_t LabelWidth(index_t width) const override { return 1; }
   void Predict(Tensor<xpu, 2, DType> in, Tensor<xpu, 2, DType> pred) override {
@@ -42,11 +55,12 @@ class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
   }
   void Gradient(Tensor<xpu, 2, DType> pred, Tensor<xpu, 2, DType> label,
                 Tensor<xpu, 2, DType> grad) override {
-    BindLabels(label);
+    if (!IsBound(label)) BindLabels(label);
     grad = pred - one_hot_encode(labels_.view(), pred.size(1));
   }
 
   void OnSetup() override {
+    bound_ = Tensor<xpu, 2, DType>();
     const Shape<4>& s = this->in_shapes()[0];
     const index_t batch = s[0], classes = s[3];
     desc_.Set(cudnn::TypeOf<DType>(), Shape4(batch, classes, 1, 1));
@@ -70,12 +84,19 @@ class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
   // labels_ = the (batch, 1) label field, once each row is checked to be a
   // class index (ClassOf throws the CPU layer's LayerError otherwise).
   void BindLabels(Tensor<xpu, 2, DType> field) {
+    bound_ = Tensor<xpu, 2, DType>();
     Copy(host_labels_.view(), field);
     const index_t classes = this->in_shapes()[0][3];
     for (index_t i = 0; i < host_labels_.size(0); ++i) {
       this->ClassOf(host_labels_.view(), i, classes);
     }
     Copy(Reshape(labels_.view(), field.shape_), field, field.stream_);
+    bound_ = field;
+  }
+  // Whether labels_ holds `field`, bound in this Forward.
+  bool IsBound(const Tensor<xpu, 2, DType>& field) const {
+    return bound_.dptr_ != nullptr && bound_.dptr_ == field.dptr_ &&
+           bound_.shape_ == field.shape_ && bound_.stride_ == field.stride_;
   }
 
   // The (batch, classes, 1, 1) input and log_prob_.
@@ -84,6 +105,8 @@ class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
   // The class index of each row, on the device and on the host.
   TensorContainer<xpu, 1, DType> labels_{false};
   TensorContainer<cpu, 2, DType> host_labels_{false};
+  // The label field labels_ holds, since this Forward; dptr_ null if none.
+  Tensor<xpu, 2, DType> bound_;
   DeviceSum loss_sum_;
 };
 
