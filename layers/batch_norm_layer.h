@@ -3,7 +3,8 @@
 // (batch, 1, 1, n)),
 //   out = gamma[c] * (in - mean[c]) / sqrt(var[c] + eps) + beta[c],
 // with learnable weights gamma (tag `gamma`, starts at init_slope) and beta
-// (tag `beta`, starts at init_bias).
+// (tag `beta`, starts at init_bias). cxxnet's tag names work too: `wmat:`
+// settings are gamma's, `bias:` settings beta's.
 //
 // While training, mean and var are the batch's (var biased: divided by the
 // element count), and every Forward(true) updates the moving averages
@@ -60,6 +61,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
         "moving mean and variance (states) at test time. Runs in place.";
     info.params = {BatchNormParam::__MANAGER__(), WeightParam::__MANAGER__()};
     info.weight_tags = {"gamma", "beta"};
+    // cxxnet visited gamma and beta as wmat and bias.
+    info.weight_tag_aliases = {{"wmat", "gamma"}, {"bias", "beta"}};
     return info;
   }
   bool SupportsInPlace() const override { return true; }

@@ -23,8 +23,9 @@ void Layer<xpu, DType>::Configure(const LayerTypeInfo& info,
     if (colon == std::string::npos) {
       plain.push_back(kv);
     } else {
-      tagged[kv.first.substr(0, colon)].emplace_back(kv.first.substr(colon + 1),
-                                                     kv.second);
+      // An alias's settings join its tag's, in order: the later one wins.
+      tagged[CanonicalWeightTag(info, kv.first.substr(0, colon))].emplace_back(
+          kv.first.substr(colon + 1), kv.second);
     }
   }
   try {

@@ -1,5 +1,6 @@
 #include "layers/layer_registry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -26,6 +27,27 @@ void RegisterLayerTypeInfo(LayerTypeInfo info) {
                  "type registers once, in the .cc file that instantiates it\n",
                  info.type.c_str());
     std::abort();
+  }
+  for (const auto& alias : info.weight_tag_aliases) {
+    const bool names_a_tag =
+        std::find(info.weight_tags.begin(), info.weight_tags.end(),
+                  alias.second) != info.weight_tags.end();
+    const bool is_a_tag =
+        std::find(info.weight_tags.begin(), info.weight_tags.end(),
+                  alias.first) != info.weight_tags.end();
+    const bool repeated =
+        std::count_if(
+            info.weight_tag_aliases.begin(), info.weight_tag_aliases.end(),
+            [&](const auto& other) { return other.first == alias.first; }) != 1;
+    if (!names_a_tag || is_a_tag || repeated) {
+      std::fprintf(stderr,
+                   "umbra layers: layer type '%s' declares the weight tag "
+                   "alias '%s' -> '%s'; an alias must name one of its weight "
+                   "tags (%s), be none of them, and be declared once\n",
+                   info.type.c_str(), alias.first.c_str(), alias.second.c_str(),
+                   JoinNames(info.weight_tags).c_str());
+      std::abort();
+    }
   }
   const std::string type = info.type;
   Types().emplace(type, std::move(info));
@@ -65,7 +87,7 @@ std::string LayerTypeMarkdown(absl::string_view type) {
   const LayerTypeInfo& info = GetLayerTypeInfo(type);
   std::string out = "## " + info.type + "\n\n" + info.description + "\n\n";
   if (!info.weight_tags.empty()) {
-    out += "Weights: " + JoinNames(info.weight_tags) +
+    out += "Weights: " + WeightTagNames(info) +
            "; every WeightParam key may also be given for one of them as "
            "`<tag>:<key>`.\n\n";
   }

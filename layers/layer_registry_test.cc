@@ -148,6 +148,21 @@ TEST(LayerRegistryTest, TaggedKeys) {
   EXPECT_THAT(CreateError("fullc", "fc1",
                           {{"nhidden", "2"}, {"bias:init_sigma", "-1"}}),
               HasSubstr("weight tag 'bias'"));
+  // cxxnet's tag names are aliases, listed with the tag they stand for.
+  EXPECT_EQ(CreateError("prelu", "p", {{"bias:wd", "0"}, {"slope:lr", "1"}}),
+            "(no error)");
+  EXPECT_EQ(
+      CreateError("batch_norm", "bn",
+                  {{"wmat:lr", "1"}, {"bias:wd", "0"}, {"gamma:wd", "0"}}),
+      "(no error)");
+  const std::string bad_alias = CreateError("prelu", "p", {{"bais:wd", "0"}});
+  EXPECT_THAT(bad_alias, HasSubstr("unknown weight tag 'bais'"));
+  EXPECT_THAT(bad_alias, HasSubstr("did you mean 'bias'?"));
+  EXPECT_THAT(bad_alias, HasSubstr("Weight tags: slope (also bias)"));
+  EXPECT_THAT(CreateError("batch_norm", "bn", {{"slope:wd", "0"}}),
+              HasSubstr("Weight tags: gamma (also wmat), beta (also bias)"));
+  EXPECT_THAT(CreateError("batch_norm", "bn", {{"bias:wd", "-1"}}),
+              HasSubstr("weight tag 'beta'"));
 }
 
 TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
@@ -172,6 +187,28 @@ TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
   EXPECT_EQ(GetLayerTypeInfo("prelu").weight_tags,
             std::vector<std::string>{"slope"});
   EXPECT_TRUE(GetLayerTypeInfo("relu").weight_tags.empty());
+  // Alias-tagged keys are keys of the type, so that the trainer passes a
+  // global `bias:wd` to prelu and batch_norm layers.
+  const LayerTypeInfo& prelu = GetLayerTypeInfo("prelu");
+  const std::vector<std::string> prelu_keys = LayerTypeKeys(prelu);
+  for (const char* key : {"slope:wd", "bias:wd", "bias:lr", "random_slope"}) {
+    EXPECT_NE(std::find(prelu_keys.begin(), prelu_keys.end(), key),
+              prelu_keys.end())
+        << key;
+    EXPECT_TRUE(LayerTypeAcceptsKey(prelu, key)) << key;
+  }
+  EXPECT_FALSE(LayerTypeAcceptsKey(prelu, "wmat:wd"));
+  EXPECT_EQ(CanonicalWeightTag(prelu, "bias"), "slope");
+  EXPECT_EQ(CanonicalWeightTag(prelu, "slope"), "slope");
+  EXPECT_EQ(CanonicalWeightTag(prelu, "wmat"), "");
+  const LayerTypeInfo& bn = GetLayerTypeInfo("batch_norm");
+  for (const char* key : {"gamma:lr", "beta:wd", "wmat:lr", "bias:wd"}) {
+    EXPECT_TRUE(LayerTypeAcceptsKey(bn, key)) << key;
+  }
+  EXPECT_EQ(CanonicalWeightTag(bn, "wmat"), "gamma");
+  EXPECT_EQ(CanonicalWeightTag(bn, "bias"), "beta");
+  EXPECT_EQ(WeightTagNames(bn), "gamma (also wmat), beta (also bias)");
+  EXPECT_EQ(WeightTagNames(GetLayerTypeInfo("fullc")), "wmat, bias");
 }
 
 TEST(LayerRegistryTest, MarkdownReference) {
@@ -181,6 +218,8 @@ TEST(LayerRegistryTest, MarkdownReference) {
   EXPECT_THAT(doc, HasSubstr("WeightParam"));
   EXPECT_THAT(doc, HasSubstr("nhidden"));
   EXPECT_THAT(doc, HasSubstr("`<tag>:<key>`"));
+  EXPECT_THAT(LayerTypeMarkdown("prelu"),
+              HasSubstr("Weights: slope (also bias);"));
 }
 
 }  // namespace

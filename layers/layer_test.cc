@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -60,6 +61,43 @@ TEST(LayerTest, WeightNamesShapesAndSettings) {
   no_bias->InferShapes({Shape4(4, 1, 1, 6)});
   ASSERT_EQ(no_bias->Weights().size(), 1u);
   EXPECT_EQ(no_bias->Weights()[0].name, "fc2.wmat");
+}
+
+// cxxnet's tag names: prelu's slope was `bias`, batch_norm's gamma and beta
+// were `wmat` and `bias`. An alias sets the canonical tag's settings (the
+// later of the two wins); weights keep their canonical names.
+TEST(LayerTest, CxxnetWeightTagAliases) {
+  auto prelu = CreateLayer<cpu, float>("prelu", "act1",
+                                       {{"bias:wd", "0"}, {"bias:lr", "0.5"}});
+  prelu->InferShapes({Shape4(2, 3, 2, 2)});
+  ASSERT_EQ(prelu->Weights().size(), 1u);
+  EXPECT_EQ(prelu->Weights()[0].name, "act1.slope");
+  const WeightParam& slope = *prelu->Weights()[0].settings;
+  EXPECT_FLOAT_EQ(slope.wd.value_or(-1.0f), 0.0f);
+  EXPECT_FLOAT_EQ(slope.lr.value_or(-1.0f), 0.5f);
+
+  auto bn = CreateLayer<cpu, float>(
+      "batch_norm", "bn1",
+      {{"wmat:lr", "0.25"}, {"bias:lr", "2"}, {"beta:wd", "0.125"}});
+  bn->InferShapes({Shape4(2, 3, 2, 2)});
+  std::vector<WeightRef<cpu, float>> weights = bn->Weights();
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_EQ(weights[0].name, "bn1.gamma");
+  EXPECT_EQ(weights[1].name, "bn1.beta");
+  EXPECT_FLOAT_EQ(weights[0].settings->lr.value_or(-1.0f), 0.25f);
+  EXPECT_FALSE(weights[0].settings->wd.has_value());
+  EXPECT_FLOAT_EQ(weights[1].settings->lr.value_or(-1.0f), 2.0f);
+  EXPECT_FLOAT_EQ(weights[1].settings->wd.value_or(-1.0f), 0.125f);
+
+  // Canonical tag and alias name the same setting: the later one wins.
+  for (const bool alias_last : {false, true}) {
+    ParamKwargs kwargs = {{"slope:wd", "0.1"}, {"bias:wd", "0.2"}};
+    if (!alias_last) std::swap(kwargs[0], kwargs[1]);
+    auto layer = CreateLayer<cpu, float>("prelu", "p", kwargs);
+    layer->InferShapes({Shape4(2, 3, 2, 2)});
+    EXPECT_FLOAT_EQ(layer->Weights()[0].settings->wd.value_or(-1.0f),
+                    alias_last ? 0.2f : 0.1f);
+  }
 }
 
 TEST(LayerTest, WeightsSurviveABatchSizeChange) {

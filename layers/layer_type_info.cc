@@ -26,13 +26,47 @@ std::string Suggest(const std::string& word,
   return closest ? "; did you mean '" + *closest + "'?" : ";";
 }
 
+// The weight tags and their aliases: every prefix a `tag:key` may have.
+std::vector<std::string> AcceptedWeightTags(const LayerTypeInfo& info) {
+  std::vector<std::string> tags = info.weight_tags;
+  for (const auto& alias : info.weight_tag_aliases) {
+    tags.push_back(alias.first);
+  }
+  return tags;
+}
+
 }  // namespace
+
+std::string CanonicalWeightTag(const LayerTypeInfo& info,
+                               const std::string& tag) {
+  if (std::find(info.weight_tags.begin(), info.weight_tags.end(), tag) !=
+      info.weight_tags.end()) {
+    return tag;
+  }
+  for (const auto& alias : info.weight_tag_aliases) {
+    if (alias.first == tag) return alias.second;
+  }
+  return "";
+}
+
+std::string WeightTagNames(const LayerTypeInfo& info) {
+  std::vector<std::string> names;
+  for (const std::string& tag : info.weight_tags) {
+    std::vector<std::string> aliases;
+    for (const auto& alias : info.weight_tag_aliases) {
+      if (alias.second == tag) aliases.push_back(alias.first);
+    }
+    names.push_back(
+        aliases.empty() ? tag : tag + " (also " + JoinNames(aliases) + ")");
+  }
+  return JoinNames(names);
+}
 
 std::vector<std::string> LayerTypeKeys(const LayerTypeInfo& info) {
   std::vector<std::string> keys = PlainKeys(info);
   const std::vector<std::string> weight_keys =
       WeightParam::__MANAGER__()->ValidKeys();
-  for (const std::string& tag : info.weight_tags) {
+  for (const std::string& tag : AcceptedWeightTags(info)) {
     for (const std::string& key : weight_keys) keys.push_back(tag + ":" + key);
   }
   std::sort(keys.begin(), keys.end());
@@ -55,15 +89,14 @@ std::string LayerKeyError(const LayerTypeInfo& info, const std::string& key) {
   }
   const std::string tag = key.substr(0, colon);
   const std::string sub = key.substr(colon + 1);
-  if (std::find(info.weight_tags.begin(), info.weight_tags.end(), tag) ==
-      info.weight_tags.end()) {
+  if (CanonicalWeightTag(info, tag).empty()) {
     if (info.weight_tags.empty()) {
       return "key '" + key + "': '" + info.type +
              "' has no weights, so no 'tag:key' settings";
     }
     return "key '" + key + "': unknown weight tag '" + tag + "'" +
-           Suggest(tag, info.weight_tags) +
-           " Weight tags: " + JoinNames(info.weight_tags);
+           Suggest(tag, AcceptedWeightTags(info)) +
+           " Weight tags: " + WeightTagNames(info);
   }
   const param::ParamManager* weight = WeightParam::__MANAGER__();
   if (weight->Find(sub) != nullptr) return "";

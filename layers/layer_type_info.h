@@ -8,10 +8,14 @@
 //   LayerTypeAcceptsKey(fullc, "nhidden");         // true
 //   LayerTypeAcceptsKey(fullc, "wmat:init_sigma"); // true
 //   LayerTypeAcceptsKey(fullc, "num_round");       // false: a trainer key
+//   const LayerTypeInfo& prelu = GetLayerTypeInfo("prelu");
+//   CanonicalWeightTag(prelu, "bias");             // "slope": cxxnet's name
+//   WeightTagNames(prelu);                         // "slope (also bias)"
 #ifndef UMBRA_LAYERS_LAYER_TYPE_INFO_H_
 #define UMBRA_LAYERS_LAYER_TYPE_INFO_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "param/param.h"
@@ -28,14 +32,30 @@ struct LayerTypeInfo {
   // (then WeightParam for weighted layers, LossParam for losses).
   std::vector<const param::ParamManager*> params;
   // The weight tags a `tag:key` prefix may name; empty for no weights.
+  // These are the canonical names: checkpoints call a weight "<layer>.<tag>".
   std::vector<std::string> weight_tags;
+  // Other names for weight tags, {alias, tag}: the tag names cxxnet's layer
+  // gave the weight, so that its configs' `bias:wd = 0` reaches it. A
+  // setting under an alias is the same setting as under the tag (the later
+  // of the two wins); weights keep their canonical names.
+  std::vector<std::pair<std::string, std::string>> weight_tag_aliases;
   // Whether it is a loss (takes labels, reports Loss()).
   bool is_loss = false;
 };
 
+// The weight tag that `tag` names: `tag` itself when it is one of
+// info.weight_tags, the tag it stands for when it is an alias, and "" when
+// the type has no such tag.
+std::string CanonicalWeightTag(const LayerTypeInfo& info,
+                               const std::string& tag);
+
+// The weight tags for messages and the reference, each with its aliases:
+// "gamma (also wmat), beta (also bias)"; "" for a type without weights.
+std::string WeightTagNames(const LayerTypeInfo& info);
+
 // Every key a layer of the type accepts, sorted: the plain keys of its
-// structs (aliases included), then "<tag>:<key>" for every weight tag and
-// WeightParam key.
+// structs (aliases included), then "<tag>:<key>" for every weight tag, and
+// every alias of a weight tag, and every WeightParam key.
 std::vector<std::string> LayerTypeKeys(const LayerTypeInfo& info);
 
 // Whether a layer of the type accepts `key` (plain or `tag:key`). The

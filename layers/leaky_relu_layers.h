@@ -1,6 +1,8 @@
 // Leaky rectifiers with a learned or a random negative slope:
-//   prelu (`init_slope`): x where x > 0, else a[c] * x, with one learned slope
-//     per channel (weight tag `slope`);
+//   prelu (`init_slope`, `random_slope`): x where x > 0, else a[c] * x, with
+//     one learned slope per channel (weight tag `slope`, also `bias` as in
+//     cxxnet), starting at init_slope, or at init_slope * U(0, 1) per
+//     channel when random_slope is not 0;
 //   rrelu (`lb`, `ub`): x where x > 0, else x / b, b drawn from U(lb, ub) per
 //     element while training and (lb + ub) / 2 otherwise (cxxnet's
 //     "insanity"). rrelu runs in place; prelu does not.
@@ -29,10 +31,16 @@ namespace layers {
 
 struct PReluParam : public Parameter<PReluParam> {
   float init_slope;
+  int random_slope;
   UMBRA_DECLARE_PARAMETER(PReluParam) {
     UMBRA_DECLARE_FIELD(init_slope)
         .set_default(0.25f)
         .describe("Initial slope of every channel for negative inputs.");
+    UMBRA_DECLARE_FIELD(random_slope)
+        .set_default(0)
+        .describe(
+            "0: every slope starts at init_slope; otherwise each channel's "
+            "starts at init_slope * U(0, 1) (cxxnet's flag).");
   }
 };
 
@@ -46,6 +54,8 @@ class PReluLayer : public Layer<xpu, DType> {
         "(per feature for a matrix input).";
     info.params = {PReluParam::__MANAGER__(), WeightParam::__MANAGER__()};
     info.weight_tags = {"slope"};
+    // cxxnet visited the slope as bias.
+    info.weight_tag_aliases = {{"bias", "slope"}};
     return info;
   }
   void Forward(bool is_train) override {
@@ -67,9 +77,11 @@ class PReluLayer : public Layer<xpu, DType> {
                                       size_t num_outputs) override {
     this->RequireArity(in_shapes, num_outputs, 1, 1);
     const index_t channels = NumChannels(in_shapes[0]);
-    slope_ =
-        this->DeclareWeight("slope", TShape{channels}, WeightFill::kConstant, 1,
-                            1, DType(param_.init_slope));
+    const WeightFill fill = param_.random_slope != 0
+                                ? WeightFill::kUniformTimesConstant
+                                : WeightFill::kConstant;
+    slope_ = this->DeclareWeight("slope", TShape{channels}, fill, 1, 1,
+                                 DType(param_.init_slope));
     return in_shapes;
   }
 

@@ -1,5 +1,6 @@
 // Filling a new weight: random weights by WeightParam::random_type, biases
-// with init_bias, other weights (a PReLU slope) with a constant.
+// with init_bias, other weights (a PReLU slope) with a constant, or with
+// the constant times U(0, 1).
 //
 // Example:
 //
@@ -25,6 +26,8 @@ enum class WeightFill {
   kBias,
   // The constant the layer declared it with.
   kConstant,
+  // constant * U(0, 1) per element (cxxnet's prelu `random_slope`).
+  kUniformTimesConstant,
 };
 
 // Fills `weight` (any shape, as a flat tensor). fan_in and fan_out are the
@@ -40,6 +43,11 @@ inline void InitWeight(WeightFill fill, const WeightParam& settings,
   }
   if (fill == WeightFill::kConstant) {
     weight = constant;
+    return;
+  }
+  if (fill == WeightFill::kUniformTimesConstant) {
+    rnd->SampleUniform(&weight, DType(0), DType(1));
+    weight *= constant;
     return;
   }
   const double xavier =

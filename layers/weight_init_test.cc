@@ -86,6 +86,38 @@ TEST(WeightInitTest, LayerAppliesPerTagSettings) {
   for (index_t i = 0; i < 4; ++i) EXPECT_EQ(slope[0].data[i], 0.125);
 }
 
+// cxxnet's random_slope: each channel's slope starts at init_slope * U(0, 1)
+// (any value but 0 turns it on, as cxxnet read it); 0 keeps init_slope.
+TEST(WeightInitTest, PReluRandomSlope) {
+  for (const char* on : {"1", "2"}) {
+    StandaloneLayer<cpu, double> prelu(
+        "prelu", {{"init_slope", "0.5"}, {"random_slope", on}},
+        {Shape4(1, 20000, 1, 1)});
+    const Tensor<cpu, 1, double> slope = prelu.layer().Weights()[0].data;
+    const Moments m = Measure(slope);
+    EXPECT_NEAR(m.mean, 0.25, 0.005) << on;  // 0.5 * 1/2
+    EXPECT_NEAR(m.sd, 0.5 / std::sqrt(12.0), 0.005) << on;
+    for (index_t i = 0; i < slope.size(0); ++i) {
+      ASSERT_GE(slope[i], 0.0) << on;
+      ASSERT_LE(slope[i], 0.5) << on;
+    }
+  }
+  StandaloneLayer<cpu, double> negative(
+      "prelu", {{"init_slope", "-0.5"}, {"random_slope", "1"}},
+      {Shape4(1, 100, 1, 1)});
+  const Tensor<cpu, 1, double> below = negative.layer().Weights()[0].data;
+  for (index_t i = 0; i < 100; ++i) {
+    ASSERT_LE(below[i], 0.0);
+    ASSERT_GE(below[i], -0.5);
+  }
+  StandaloneLayer<cpu, double> fixed(
+      "prelu", {{"init_slope", "0.5"}, {"random_slope", "0"}},
+      {Shape4(1, 8, 1, 1)});
+  for (index_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(fixed.layer().Weights()[0].data[i], 0.5);
+  }
+}
+
 }  // namespace
 }  // namespace layers
 }  // namespace umbra

@@ -100,7 +100,10 @@ void AppendLayers(StructPrinter* printer, std::string* out) {
       "## Layers\n\n"
       "`layer[IN->OUT] = TYPE:NAME` followed by the layer's keys. A global "
       "key a layer declares is the default for every layer; `TAG:KEY` sets a "
-      "WeightParam key for one weight tag.\n\n"
+      "WeightParam key for one weight tag. A tag's cxxnet name, given as "
+      "\"also\" in the weights column, sets the same weight: `bias:wd = 0` "
+      "reaches a prelu slope and a batch_norm beta, `wmat:` a batch_norm "
+      "gamma.\n\n"
       "| type | description | keys | weights | loss |\n"
       "| --- | --- | --- | --- | --- |\n");
   std::vector<std::string> structs;
@@ -114,8 +117,8 @@ void AppendLayers(StructPrinter* printer, std::string* out) {
     absl::StrAppend(
         out, "| `", type, "` | ", Cell(info.description), " | ",
         StructLinks(names), " | ",
-        info.weight_tags.empty() ? "-" : absl::StrJoin(info.weight_tags, ", "),
-        " | ", info.is_loss ? "yes" : "", " |\n");
+        info.weight_tags.empty() ? "-" : layers::WeightTagNames(info), " | ",
+        info.is_loss ? "yes" : "", " |\n");
   }
   out->append("\n");
   printer->PrintAll(structs, out);

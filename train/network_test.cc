@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -165,6 +166,40 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
   two[2].data *= 0.5f;
   twice->Forward(false);
   EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
+}
+
+// cxxnet configs name prelu's slope and batch_norm's beta `bias` and
+// batch_norm's gamma `wmat`: global tagged keys reach those weights through
+// the aliases, and a layer's own setting (alias or canonical) overrides them.
+TEST(NetworkTest, GlobalCxxnetWeightTagsReachPreluAndBatchNorm) {
+  const TrainConfig config = ParseTrainConfigText(
+      "bias:wd = 0\n"
+      "wmat:lr = 0.5\n"
+      "netconfig = start\n"
+      "layer[in->h] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "layer[h->a] = prelu:act1\n"
+      "layer[a->a] = batch_norm:bn1\n"
+      "layer[a->b] = prelu:act2\n"
+      "  slope:wd = 0.25\n"
+      "netconfig = end\n",
+      "net.conf");
+  const KeySchema schema = MakeTrainerSchema();
+  ValidateTrainConfig(config, schema);
+  Network net(config, schema, {Shape4(10, 1, 1, 8)});
+  std::map<std::string, const layers::WeightParam*> settings;
+  for (const auto& weight : net.Weights()) {
+    settings[weight.name] = weight.settings;
+  }
+  ASSERT_EQ(settings.size(), 6u);
+  EXPECT_EQ(settings.at("fc1.bias")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_EQ(settings.at("fc1.wmat")->lr.value_or(-1.0f), 0.5f);
+  EXPECT_EQ(settings.at("act1.slope")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_FALSE(settings.at("act1.slope")->lr.has_value());
+  EXPECT_EQ(settings.at("bn1.beta")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_EQ(settings.at("bn1.gamma")->lr.value_or(-1.0f), 0.5f);
+  EXPECT_FALSE(settings.at("bn1.gamma")->wd.has_value());
+  EXPECT_EQ(settings.at("act2.slope")->wd.value_or(-1.0f), 0.25f);
 }
 
 TEST(NetworkTest, SharedLayerNeedsTheSameWeightShapes) {
