@@ -328,9 +328,10 @@ void FilterDescriptor::Set(cudnnDataType_t type, const Shape<4>& shape) {
 void ConvolutionDescriptor::Set(cudnnDataType_t type, const Shape<2>& pad,
                                 const Shape<2>& stride, const Shape<2>& dilate,
                                 index_t groups) {
-  // FMA for float: no TF32 (see cudnn.h). Double has no reduced mode.
-  const cudnnMathType_t math =
-      type == CUDNN_DATA_FLOAT ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH;
+  // FMA only: no tensor-core kernels, so no TF32 for float (see cudnn.h),
+  // and the searches report every result under this one math type (PyTorch
+  // relies on the same for float with TF32 off).
+  const cudnnMathType_t math = CUDNN_FMA_MATH;
   std::ostringstream text;
   text << TypeName(type) << " pad " << pad << " stride " << stride << " dilate "
        << dilate << " groups " << groups;

@@ -21,11 +21,11 @@
 //     usable) once per distinct problem and device, then cached for the
 //     process.
 //
-// Float convolutions run with CUDNN_FMA_MATH and never take a tensor-core
-// algorithm: no TF32, so that results agree with the CPU layers to float
-// precision. cuDNN's searches give (algorithm, math type) pairs; only those
-// whose math type is the descriptor's (FMA for float, DEFAULT for double)
-// are taken, since the descriptor's math type is never changed.
+// Convolutions run with CUDNN_FMA_MATH and never take a tensor-core
+// algorithm: no TF32, so that float results agree with the CPU layers to
+// float precision. cuDNN's searches give (algorithm, math type) pairs; only
+// those whose math type is the descriptor's (FMA) are taken, since the
+// descriptor's math type is never changed.
 //
 // Include it from .cu files (nvcc finds cudnn.h); depend on //layers/cudnn.
 //
