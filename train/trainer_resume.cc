@@ -67,14 +67,11 @@ int Trainer::PrepareTraining() {
          << checkpoint.rng().seed()
          << ", this run has seed = " << checked_.param.seed << "\n";
   }
-  // Replays the training iterator's passes so that its shuffle (and
-  // augmentation) generators stand where the saved run left them.
+  // Skips the training iterator's passes so that its shuffle (and
+  // augmentation) generators stand where the saved run left them; source
+  // iterators do it without reading their data.
   const long passes = checkpoint.rng().data_passes();
-  for (long pass = 0; pass < passes; ++pass) {
-    train_data_->BeforeFirst();
-    while (train_data_->Next()) {
-    }
-  }
+  for (long pass = 0; pass < passes; ++pass) train_data_->SkipPass();
   data_passes_ = passes;
   if (!checked_.param.silent) {
     out_ << "resumed from '" << resume_path << "' after round "

@@ -106,20 +106,27 @@ void BatchIterator::FillRow(index_t row) {
   batch_.inst_index[row] = index + param_.index_offset;
 }
 
-bool BatchIterator::Next() {
+void BatchIterator::TakeRow(index_t row, bool read) {
+  if (read) return FillRow(row);
+  ++position_;
+  order_used_ = true;
+  transform_.Skip();
+}
+
+bool BatchIterator::Step(bool read) {
   has_value_ = false;
   if (wrapped_) return false;
   const index_t size = batch_.batch_size;
   index_t row = 0;
-  while (row < size && position_ < order_.size()) FillRow(row++);
+  while (row < size && position_ < order_.size()) TakeRow(row++, read);
   if (row == 0) return false;
   batch_.num_batch_padd = size - row;
   if (row < size) {
     if (param_.round_batch) {
       Restart();
-      while (row < size) FillRow(row++);
+      while (row < size) TakeRow(row++, read);
       wrapped_ = true;
-    } else {
+    } else if (read) {
       for (; row < size; ++row) {
         batch_.data[row] = 0.0f;
         batch_.label[row] = 0.0f;
@@ -128,8 +135,16 @@ bool BatchIterator::Next() {
       }
     }
   }
-  has_value_ = true;
+  has_value_ = read;
   return true;
+}
+
+bool BatchIterator::Next() { return Step(/*read=*/true); }
+
+void BatchIterator::SkipPass() {
+  BeforeFirst();
+  while (Step(/*read=*/false)) {
+  }
 }
 
 const DataBatch& BatchIterator::Value() const {

@@ -84,6 +84,9 @@ class BatchIterator : public DataIterator {
 
   void BeforeFirst() override;
   bool Next() override;
+  // Walks the pass's order and draws its augmentation without reading or
+  // transforming a single instance.
+  void SkipPass() override;
   const DataBatch& Value() const override;
   Shape<4> data_shape() const override;
   index_t label_width() const override { return dataset_->label_width(); }
@@ -95,6 +98,12 @@ class BatchIterator : public DataIterator {
  private:
   // Puts the next instance of the order into row `row` of the batch.
   void FillRow(index_t row);
+  // FillRow when `read`; else moves past the instance, drawing its
+  // augmentation all the same.
+  void TakeRow(index_t row, bool read);
+  // Next() when `read`; else the same walk through the order with TakeRow
+  // skipping, and no batch to show for it.
+  bool Step(bool read);
   // Starts the order again, reshuffled when shuffle is on and it was used.
   void Restart();
 

@@ -74,6 +74,15 @@ class DataIterator {
   virtual void BeforeFirst() = 0;
   // Moves to the next batch; false at the end of the pass.
   virtual bool Next() = 0;
+  // Goes through a whole pass without producing it: afterwards the
+  // iterator, its order and its generators are as after BeforeFirst() and
+  // Next() until false. What a resumed run does for the passes it skips;
+  // iterators that can skip without reading their data override it.
+  virtual void SkipPass() {
+    BeforeFirst();
+    while (Next()) {
+    }
+  }
   // The current batch. Throws DataError before a Next() that returned true.
   virtual const DataBatch& Value() const = 0;
   // The shape of every batch's data: (batch, channel, height, width).

@@ -70,19 +70,25 @@ InstanceTransform::InstanceTransform(const AugmentIteratorParam& param,
   }
 }
 
+InstanceTransform::Window InstanceTransform::DrawWindow() {
+  Window window;
+  window.y0 = source_shape_[1] - output_shape_[1];
+  window.x0 = source_shape_[2] - output_shape_[2];
+  if (param_.rand_crop) {
+    window.y0 = std::uniform_int_distribution<index_t>(0, window.y0)(rng_);
+    window.x0 = std::uniform_int_distribution<index_t>(0, window.x0)(rng_);
+  } else {
+    window.y0 /= 2;
+    window.x0 /= 2;
+  }
+  window.mirror =
+      param_.rand_mirror && std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
+  return window;
+}
+
 void InstanceTransform::Apply(Tensor<cpu, 3, float> source,
                               Tensor<cpu, 3, float> target) {
-  index_t y0 = source_shape_[1] - output_shape_[1];
-  index_t x0 = source_shape_[2] - output_shape_[2];
-  if (param_.rand_crop) {
-    y0 = std::uniform_int_distribution<index_t>(0, y0)(rng_);
-    x0 = std::uniform_int_distribution<index_t>(0, x0)(rng_);
-  } else {
-    y0 /= 2;
-    x0 /= 2;
-  }
-  const bool mirror =
-      param_.rand_mirror && std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
+  const auto [y0, x0, mirror] = DrawWindow();
   const index_t width = output_shape_[2];
   for (index_t c = 0; c < output_shape_[0]; ++c) {
     const float mean = mean_[c];

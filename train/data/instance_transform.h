@@ -79,8 +79,22 @@ class InstanceTransform {
   // (output_shape()). Draws from the generator when cropping or mirroring at
   // random.
   void Apply(Tensor<cpu, 3, float> source, Tensor<cpu, 3, float> target);
+  // Draws from the generator exactly what Apply would, transforming
+  // nothing: skips one instance.
+  void Skip() { DrawWindow(); }
 
  private:
+  // Where an instance's output window starts in its source, and whether it
+  // is mirrored.
+  struct Window {
+    index_t y0;
+    index_t x0;
+    bool mirror;
+  };
+  // The next instance's window: centred, or drawn when cropping or
+  // mirroring at random.
+  Window DrawWindow();
+
   AugmentIteratorParam param_;
   Shape<3> source_shape_;
   Shape<3> output_shape_;

@@ -82,6 +82,12 @@ void ThreadBufferIterator::BeforeFirst() {
   base_->BeforeFirst();
 }
 
+void ThreadBufferIterator::SkipPass() {
+  Stop();
+  base_->SkipPass();
+  pass_finished_ = true;
+}
+
 bool ThreadBufferIterator::Next() {
   if (pass_finished_) return false;
   if (!producer_.joinable()) {

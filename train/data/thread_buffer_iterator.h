@@ -58,6 +58,8 @@ class ThreadBufferIterator : public DataIterator {
 
   void BeforeFirst() override;
   bool Next() override;
+  // Skips the pass in the wrapped iterator, with no background thread.
+  void SkipPass() override;
   const DataBatch& Value() const override;
   Shape<4> data_shape() const override { return base_->data_shape(); }
   index_t label_width() const override { return base_->label_width(); }

@@ -85,19 +85,37 @@ std::unique_ptr<DataIterator> MakeSource(const ParamKwargs& kwargs, int size,
   return std::make_unique<BatchIterator>(std::move(set), batch, augment);
 }
 
+// Expects `got` and `expected` to hold equal batches, and at least one.
+void ExpectSamePass(const std::vector<DataBatch>& got,
+                    const std::vector<DataBatch>& expected) {
+  ASSERT_EQ(got.size(), expected.size());
+  ASSERT_FALSE(got.empty());
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    std::string difference;
+    EXPECT_TRUE(SameBatch(got[b], expected[b], &difference))
+        << "batch " << b << ": " << difference;
+  }
+}
+
+// Settings that use every generator: shuffle, random crop and mirror, and
+// (at random) round_batch, whose passes start inside the last batch.
+ParamKwargs RandomSourceSettings(TestRng& rng) {
+  return {{"batch_size", std::to_string(rng.Int(1, 5))},
+          {"label_width", "2"},
+          {"shuffle", "1"},
+          {"round_batch", std::to_string(rng.Int(0, 1))},
+          {"seed", std::to_string(rng.Int(0, 100000))},
+          {"input_shape", "2,5,5"},
+          {"rand_crop", "1"},
+          {"rand_mirror", "1"},
+          {"divideby", "255"},
+          {"silent", "1"}};
+}
+
 TEST(ThreadBufferIteratorTest, YieldsExactlyTheUnbufferedSequence) {
   TestRng rng;
   const int size = rng.Int(5, 60);
-  const ParamKwargs kwargs = {{"batch_size", std::to_string(rng.Int(1, 5))},
-                              {"label_width", "2"},
-                              {"shuffle", "1"},
-                              {"round_batch", std::to_string(rng.Int(0, 1))},
-                              {"seed", std::to_string(rng.Int(0, 100000))},
-                              {"input_shape", "2,5,5"},
-                              {"rand_crop", "1"},
-                              {"rand_mirror", "1"},
-                              {"divideby", "255"},
-                              {"silent", "1"}};
+  const ParamKwargs kwargs = RandomSourceSettings(rng);
   const unsigned data_seed = rng.seed();
   std::unique_ptr<DataIterator> plain = MakeSource(kwargs, size, data_seed);
   ThreadBufferIterator buffered(MakeSource(kwargs, size, data_seed),
@@ -108,15 +126,37 @@ TEST(ThreadBufferIteratorTest, YieldsExactlyTheUnbufferedSequence) {
     SCOPED_TRACE("pass " + std::to_string(pass));
     plain->BeforeFirst();
     buffered.BeforeFirst();
-    const std::vector<DataBatch> expected = ReadPass(plain.get());
-    const std::vector<DataBatch> got = ReadPass(&buffered);
-    ASSERT_EQ(got.size(), expected.size());
-    ASSERT_FALSE(got.empty());
-    for (std::size_t b = 0; b < got.size(); ++b) {
-      std::string difference;
-      EXPECT_TRUE(SameBatch(got[b], expected[b], &difference))
-          << "batch " << b << ": " << difference;
-    }
+    ExpectSamePass(ReadPass(&buffered), ReadPass(plain.get()));
+  }
+}
+
+// What a resumed training run relies on: skipping passes leaves the order
+// and the augmentation where reading them would, buffered or not.
+TEST(ThreadBufferIteratorTest, SkippedPassesLeaveTheStateReadingWould) {
+  TestRng rng;
+  const int size = rng.Int(5, 60);
+  const ParamKwargs kwargs = RandomSourceSettings(rng);
+  const unsigned data_seed = rng.seed();
+  const int skipped = rng.Int(1, 4);
+  std::unique_ptr<DataIterator> read = MakeSource(kwargs, size, data_seed);
+  std::unique_ptr<DataIterator> skipping = MakeSource(kwargs, size, data_seed);
+  ThreadBufferIterator buffered(MakeSource(kwargs, size, data_seed),
+                                BufferParam(rng.Int(1, 4)));
+  for (int pass = 0; pass < skipped; ++pass) {
+    read->BeforeFirst();
+    ReadPass(read.get());
+    skipping->SkipPass();
+    buffered.SkipPass();
+  }
+  EXPECT_FALSE(buffered.Next()) << "a skipped pass is finished";
+  for (int pass = 0; pass < 2; ++pass) {
+    SCOPED_TRACE("pass " + std::to_string(skipped + pass));
+    read->BeforeFirst();
+    skipping->BeforeFirst();
+    buffered.BeforeFirst();
+    const std::vector<DataBatch> expected = ReadPass(read.get());
+    ExpectSamePass(ReadPass(skipping.get()), expected);
+    ExpectSamePass(ReadPass(&buffered), expected);
   }
 }
 
