@@ -11,8 +11,9 @@ tools/setup.sh
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+# A model_dir of its own per run: a run never overwrites an earlier one's.
 bazel run -c opt //train -- train/configs/fashion_mnist_mlp.conf \
-  model_dir=models/quickstart "$@" | tee "$log"
+  "model_dir=models/quickstart-$(date +%Y%m%d-%H%M%S)" "$@" | tee "$log"
 
 # The last round's line: [N] ... test-error:E
 error="$(grep -o 'test-error:[0-9.eE+-]*' "$log" | tail -n 1 | cut -d: -f2)"

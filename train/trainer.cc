@@ -218,6 +218,7 @@ void Trainer::Train() {
   const int first_round = PrepareTraining();
   const int last_round =
       std::min(checked_.param.num_round, checked_.param.max_round);
+  CheckNothingIsOverwritten(first_round, last_round);
   if (first_round >= last_round && !checked_.param.silent) {
     out_ << "nothing to train: " << first_round
          << " rounds done, num_round = " << checked_.param.num_round << "\n";

@@ -22,7 +22,9 @@
 // `continue = 1` resumes from the newest checkpoint of model_dir (or from
 // model_in): weights, updater state, counters, metrics so far, and the data
 // order (the training iterator is made again and its completed passes
-// replayed, since iterators keep their shuffle state private). The layers'
+// skipped with DataIterator::SkipPass, since iterators keep their shuffle
+// state private). A run never overwrites an earlier run's checkpoints or
+// metrics in model_dir: it refuses to start instead. The layers'
 // generator is reseeded from (seed, round) at the start of every round, so
 // that resuming at a round boundary reproduces it. Training N rounds, or
 // N/2 and N/2 more after a resume, gives bit-identical weights.
@@ -96,6 +98,11 @@ class Trainer {
   // Loads weights (and for a resume everything else) before training;
   // returns the first round to train.
   int PrepareTraining();
+  // Throws a ConfigError (at model_dir) when training rounds first_round+1
+  // .. last_round would overwrite what an earlier run left in model_dir: a
+  // fresh run refuses any checkpoint or a non-empty metrics.csv, a resumed
+  // one a checkpoint of a round it will train.
+  void CheckNothingIsOverwritten(int first_round, int last_round) const;
   // One pass over the training data; returns the instances trained on.
   long TrainRound(int round);
   // Passes over every eval set, adding their results to `figures`.

@@ -1,5 +1,7 @@
 // The trainer's checkpoints: what a run starts from (fresh weights, a
 // resume, a finetune) and what it saves.
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,35 @@ int Trainer::PrepareTraining() {
          << " updates)\n";
   }
   return checkpoint.round();
+}
+
+void Trainer::CheckNothingIsOverwritten(int first_round, int last_round) const {
+  if (checked_.param.model_dir.empty()) return;
+  const std::string dir = ModelDir();
+  const auto refuse = [&](const std::string& what) {
+    throw GlobalError(
+        checked_.config, "model_dir",
+        absl::StrCat("model_dir '", dir, "' already holds ", what,
+                     " of an earlier run, which this run would overwrite: "
+                     "resume that run with continue = 1, or set another "
+                     "model_dir"),
+        {"continue", "model_in"});
+  };
+  std::ifstream metrics(dir + "/metrics.csv");
+  if (first_round == 0 && metrics &&
+      metrics.peek() != std::ifstream::traits_type::eof()) {
+    refuse("metrics.csv");
+  }
+  // A fresh run would write every round's checkpoint; a resumed one those
+  // after the round it resumed from.
+  const std::optional<std::string> newest = NewestCheckpoint(dir);
+  if (first_round == 0 && newest) {
+    refuse(absl::StrCat("checkpoints (the newest ", *newest, ")"));
+  }
+  for (int round = first_round + 1; round <= last_round; ++round) {
+    const std::string path = CheckpointPath(dir, round);
+    if (std::ifstream(path)) refuse(absl::StrCat("the checkpoint ", path));
+  }
 }
 
 void Trainer::SaveCheckpoint(int rounds_done) {

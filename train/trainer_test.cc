@@ -39,6 +39,16 @@ std::string ReadAll(const std::string& path) {
   return text.str();
 }
 
+// The 1-based line of `text` that sets `key`, or 0.
+int LineOf(const std::string& text, const std::string& key) {
+  int line = 1;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(l, key + " =")) return line;
+    ++line;
+  }
+  return 0;
+}
+
 TEST(TrainerTest, LearnsSeparableBlobs) {
   const std::string dir = NewTestDir("blobs");
   const std::string out = RunTrainer(dir, BlobsConfig(dir), {});
@@ -500,6 +510,40 @@ TEST(TrainerTest, ErrorsNoLineSaysPointAtTheFileOrARelatedLine) {
     EXPECT_NE(std::string(e.what()).find("'lr:max_step'"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
+  const std::string dir = NewTestDir("earlier");
+  RunTrainer(dir, BlobsConfig(dir), {"num_round=2"});
+  const std::string models = dir + "/models";
+  const std::string first = ReadAll(CheckpointPath(models, 2));
+  const std::string metrics = ReadAll(models + "/metrics.csv");
+  const auto refusal = [&](const std::vector<std::string>& overrides) {
+    try {
+      RunTrainer(dir, BlobsConfig(dir), overrides);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(trained)");
+  };
+  // A fresh run into the same model_dir.
+  EXPECT_EQ(refusal({"num_round=2"}),
+            dir + "/net.conf:" +
+                std::to_string(LineOf(BlobsConfig(dir), "model_dir")) +
+                ": model_dir '" + models +
+                "' already holds metrics.csv of an earlier run, which this "
+                "run would overwrite: resume that run with continue = 1, or "
+                "set another model_dir");
+  // Resuming from an earlier checkpoint would write over a later one.
+  EXPECT_NE(
+      refusal({"num_round=2", "model_in=" + CheckpointPath(models, 1)})
+          .find("already holds the checkpoint " + CheckpointPath(models, 2)),
+      std::string::npos);
+  EXPECT_EQ(ReadAll(CheckpointPath(models, 2)), first);
+  EXPECT_EQ(ReadAll(models + "/metrics.csv"), metrics);
+  // Resuming the newest checkpoint goes on.
+  EXPECT_EQ(refusal({"num_round=3", "continue=1"}), "(trained)");
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 3));
 }
 
 TEST(TrainerTest, BadKeysNeverStartTraining) {
