@@ -42,11 +42,19 @@ class LayerError : public std::runtime_error {
   LayerError(const std::string& message, const ParamError& cause)
       : std::runtime_error(message), cause_(cause) {}
 
+  // An error about row `row` of a batch (a bad label, say), so that a caller
+  // who knows which instance the row holds can name it.
+  LayerError(const std::string& message, index_t row)
+      : std::runtime_error(message), row_(row) {}
+
   // The parameter error behind this one; nullopt when no setting was bad.
   const std::optional<ParamError>& cause() const { return cause_; }
+  // The batch row the error is about; nullopt when it is not about one.
+  const std::optional<index_t>& row() const { return row_; }
 
  private:
   std::optional<ParamError> cause_;
+  std::optional<index_t> row_;
 };
 
 // "layer 'fc1' (fullc)"; the prefix of every message about one layer.

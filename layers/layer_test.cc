@@ -3,6 +3,8 @@
 #include "layers/layer.h"
 
 #include <cmath>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,6 +191,94 @@ TEST(LayerTest, SetupRefusesSelfLoopAndWrongNodes) {
               HasSubstr("must both have the inferred shape (2,1,1,3)"));
 }
 
+// Issue 6/7: a shape is refused when a dimension is not positive or its
+// element count passes 2^40, counted without overflowing int64.
+TEST(LayerTest, TensorSizeProblemCountsWithoutOverflow) {
+  EXPECT_EQ(TensorSizeProblem(Shape4(8, 3, 28, 28)), "");
+  EXPECT_EQ(TensorSizeProblem(Shape2(index_t{1} << 20, index_t{1} << 20)),
+            "");  // exactly 2^40
+  EXPECT_EQ(TensorSizeProblem(Shape4(2, 0, 3, 4)),
+            "its dimension 1 is 0, not positive");
+  EXPECT_EQ(TensorSizeProblem(Shape4(2, 3, -4, 4)),
+            "its dimension 2 is -4, not positive");
+  EXPECT_THAT(
+      TensorSizeProblem(Shape2((index_t{1} << 20) + 1, index_t{1} << 20)),
+      HasSubstr("more than the 2^40 (1099511627776)"));
+  // 2^64: Size() wraps to 0; the check does not.
+  const Shape<4> wraps = Shape4(index_t{1} << 16, index_t{1} << 16,
+                                index_t{1} << 16, index_t{1} << 16);
+  EXPECT_EQ(wraps.Size(), 0);
+  EXPECT_THAT(TensorSizeProblem(wraps), HasSubstr("it has 1.84e+19 elements"));
+  EXPECT_THAT(TensorSizeProblem(TShape({3000000000, 3000000000})),
+              HasSubstr("it has 9e+18 elements"));
+}
+
+// Issue 6/7: the layer whose settings make an impossible shape is the one
+// that says so, naming its inputs and the shape they would make, and
+// nothing is allocated for it.
+TEST(LayerTest, InferShapesRefusesShapesThatOverflow) {
+  auto conv = CreateLayer<cpu, float>(
+      "conv", "conv1",
+      {{"kernel_size", "1"}, {"nchannel", "2"}, {"pad", "2147483647"}});
+  std::string e = ErrorOf([&] { conv->InferShapes({Shape4(8, 1, 2, 2)}); });
+  EXPECT_THAT(e, HasSubstr("layer 'conv1' (conv): input shapes [(8,1,2,2)] "
+                           "would make the output shape "
+                           "(8,2,4294967296,4294967296): it has 2.95e+20 "
+                           "elements, more than the 2^40"));
+  EXPECT_TRUE(conv->out_shapes().empty());  // Setup would refuse it
+
+  auto fc =
+      CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "2000000000"}});
+  e = ErrorOf([&] { fc->InferShapes({Shape4(1, 1, 1, 1000000)}); });
+  EXPECT_THAT(e, HasSubstr("layer 'fc1' (fullc): input shapes "
+                           "[(1,1,1,1000000)] would make weight 'wmat' "
+                           "(2000000000,1000000): it has 2e+15 elements"));
+
+  auto relu = CreateLayer<cpu, float>("relu", "r", {});
+  e = ErrorOf([&] {
+    relu->InferShapes(
+        {Shape4(index_t{1} << 21, index_t{1} << 21, index_t{1} << 21, 1)});
+  });
+  EXPECT_THAT(e, HasSubstr("layer 'r' (relu): got input shapes "
+                           "[(2097152,2097152,2097152,1)]; needs inputs of "
+                           "positive dimensions and at most 2^40 elements; "
+                           "input 0 (2097152,2097152,2097152,1): it has "
+                           "9.22e+18 elements"));
+  EXPECT_THAT(ErrorOf([&] { relu->InferShapes({Shape4(2, 0, 1, 1)}); }),
+              HasSubstr("needs non-empty inputs"));
+}
+
+// Issue 6/7: InferShapes declares weights without allocating them, so a net
+// can add up what it will need first; the allocation, when it fails, names
+// the layer, the weight and its bytes.
+TEST(LayerTest, WeightsAreAllocatedAfterInferShapes) {
+  const index_t n = index_t{1} << 20;  // wmat (2^20, 2^20): 4 TiB of float
+  auto fc =
+      CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", std::to_string(n)}});
+  fc->InferShapes({Shape4(2, 1, 1, n)});  // would die if it allocated
+  const auto shapes = fc->WeightShapes();
+  ASSERT_EQ(shapes.size(), 2u);
+  EXPECT_EQ(shapes[0].first, "wmat");
+  EXPECT_EQ(shapes[0].second, TShape({n, n}));
+  EXPECT_EQ(shapes[1].second, TShape({n}));
+  std::ifstream overcommit("/proc/sys/vm/overcommit_memory");
+  int mode = 0;
+  if (overcommit >> mode && mode == 1) {
+    GTEST_SKIP() << "the kernel grants any allocation (overcommit 1)";
+  }
+  EXPECT_THAT(ErrorOf([&] { fc->Weights(); }),
+              HasSubstr("layer 'fc1' (fullc): cannot allocate weight 'wmat' "
+                        "and its gradient (1048576,1048576) (8796093022208 "
+                        "bytes): out of memory"));
+
+  auto small = CreateLayer<cpu, float>("fullc", "fc2", {{"nhidden", "3"}});
+  small->InferShapes({Shape4(2, 1, 1, 4)});
+  std::vector<WeightRef<cpu, float>> weights = small->Weights();
+  ASSERT_NE(weights[0].data.dptr_, nullptr);  // Weights() allocates
+  EXPECT_EQ(weights[0].data.size(0), 12);
+  EXPECT_EQ(weights[0].data[11], 0.0f);
+}
+
 TEST(LayerTest, LossNeedsItsLabelField) {
   StandaloneLayer<cpu, float> loss("softmax", {{"target", "digit"}},
                                    {Shape4(2, 1, 1, 3)}, 1, true);
@@ -205,6 +295,12 @@ TEST(LayerTest, LossNeedsItsLabelField) {
   digit[1][0] = 3;
   EXPECT_THAT(ErrorOf([&] { loss.layer().Backprop(true); }),
               HasSubstr("label of row 1 is 3; needs a class index in [0, 3)"));
+  try {
+    loss.layer().Backprop(true);
+    ADD_FAILURE() << "no LayerError";
+  } catch (const LayerError& e) {
+    EXPECT_EQ(e.row(), std::optional<index_t>(1));  // for the trainer to map
+  }
   digit[1][0] = 2;
   EXPECT_EQ(ErrorOf([&] { loss.layer().Backprop(true); }), "(no error)");
 }

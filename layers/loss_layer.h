@@ -158,9 +158,9 @@ class LossLayer : public Layer<xpu, DType> {
     const index_t k = static_cast<index_t>(value);
     if (!(value >= 0) || value != DType(k) || k >= n) {
       std::ostringstream os;
-      os << "label of row " << i << " is " << value
-         << "; needs a class index in [0, " << n << ")";
-      this->Fail(os.str());
+      os << LayerLabel(this->name(), this->info().type) << ": label of row "
+         << i << " is " << value << "; needs a class index in [0, " << n << ")";
+      throw LayerError(os.str(), i);
     }
     return k;
   }

@@ -363,7 +363,8 @@ TEST(ParameterTest, AliasesSetTheFieldAndStayOutOfTheDict) {
   EXPECT_EQ(ErrorOf([&] {
               param.Init({{"num_hidden", "0"}});
             }),
-            "FullcParam: key 'nhidden': expected int in [1, 1000], got '0'");
+            "FullcParam: key 'nhidden' (given as 'num_hidden'): expected int "
+            "in [1, 1000], got '0'");
 }
 
 TEST(ParameterTest, DictHoldsEveryFieldAsText) {

@@ -64,6 +64,13 @@ std::string OrPeriod(std::string hint) {
   return hint.empty() ? std::string(".") : hint;
 }
 
+// `key` for a message: cut short when it is longer than any real key.
+std::string KeyForMessage(absl::string_view key) {
+  constexpr std::size_t kMax = 80;
+  if (key.size() <= kMax) return std::string(key);
+  return absl::StrCat(key.substr(0, kMax), "... (", key.size(), " characters)");
+}
+
 std::string ListOf(const std::vector<std::string>& names) {
   return names.empty() ? std::string("(none)") : absl::StrJoin(names, ", ");
 }
@@ -149,8 +156,8 @@ std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
   }
   throw ConfigError(
       entry.location, entry.key,
-      absl::StrCat("unknown key '", entry.key, "' in ", section, OrPeriod(hint),
-                   " Valid keys: ", ListOf(valid)));
+      absl::StrCat("unknown key '", KeyForMessage(entry.key), "' in ", section,
+                   OrPeriod(hint), " Valid keys: ", ListOf(valid)));
 }
 
 // Checks a layer's type; returns its keys.
@@ -390,7 +397,8 @@ void ValidateTrainConfig(const TrainConfig& config,
           param::ClosestMatch(name, indexed);
       throw ConfigError(
           entry.location, entry.key,
-          absl::StrCat("unknown key '", entry.key, "' in the global settings",
+          absl::StrCat("unknown key '", KeyForMessage(entry.key),
+                       "' in the global settings",
                        match ? absl::StrCat("; did you mean '", *match,
                                             entry.key.substr(name.size()), "'?")
                              : std::string("."),

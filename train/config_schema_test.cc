@@ -97,6 +97,13 @@ TEST(ConfigSchemaTest, UnknownGlobalKey) {
                          "keys: eta, eta:schedule, grad_scale, "));
 }
 
+TEST(ConfigSchemaTest, AHugeUnknownKeyIsQuotedShort) {
+  const std::string key(100000, 'k');
+  EXPECT_THAT(ValidateError(key + " = 1\n"),
+              StartsWith("t.conf:1: unknown key '" + std::string(80, 'k') +
+                         "... (100000 characters)' in the global settings"));
+}
+
 TEST(ConfigSchemaTest, UnknownLayerKey) {
   EXPECT_EQ(ValidateError("netconfig = start\n"
                           "layer[0->1] = dropout:dp\n"

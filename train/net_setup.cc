@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -47,6 +48,11 @@ CheckedConfig CheckConfig(TrainConfig config) {
     SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread);
   } catch (const DeviceError& e) {
     throw GlobalError(checked.config, "dev", e.what());
+  } catch (const std::system_error& e) {
+    throw GlobalError(
+        checked.config, "nthread",
+        absl::StrCat("nthread = ", checked.param.nthread,
+                     ": cannot start the CPU threads: ", e.what()));
   }
   return checked;
 }

@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -32,8 +36,8 @@ void AppendMetricsCsv(const std::string& path, const RoundFigures& figures) {
   }
   std::ofstream out(path, std::ios::app);
   if (!out) {
-    throw std::runtime_error(
-        absl::StrCat("cannot append to metrics file '", path, "'"));
+    throw std::runtime_error(absl::StrCat("cannot append to metrics file '",
+                                          path, "': ", std::strerror(errno)));
   }
   if (fresh) {
     out << "round,elapsed_s,images_per_s";
@@ -50,6 +54,49 @@ void AppendMetricsCsv(const std::string& path, const RoundFigures& figures) {
     throw std::runtime_error(
         absl::StrCat("cannot append to metrics file '", path, "'"));
   }
+}
+
+int DropMetricsAfter(const std::string& path, int round) {
+  std::ifstream in(path);
+  if (!in) return 0;
+  std::string header;
+  std::getline(in, header);
+  std::vector<std::string> kept;
+  int dropped = 0;
+  for (std::string line; std::getline(in, line);) {
+    int line_round = 0;
+    const std::string first = line.substr(0, line.find(','));
+    if (absl::SimpleAtoi(first, &line_round) && line_round > round) {
+      ++dropped;
+    } else {
+      kept.push_back(line);
+    }
+  }
+  in.close();
+  if (dropped == 0) return 0;
+  if (kept.empty()) {
+    // The next row writes the header again, for this run's metrics.
+    if (std::remove(path.c_str()) != 0) {
+      throw std::runtime_error(absl::StrCat("cannot remove metrics file '",
+                                            path, "': ", std::strerror(errno)));
+    }
+    return dropped;
+  }
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << header << "\n";
+    for (const std::string& line : kept) out << line << "\n";
+    if (!out) {
+      throw std::runtime_error(absl::StrCat("cannot write metrics file '", temp,
+                                            "': ", std::strerror(errno)));
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error(absl::StrCat("cannot replace metrics file '", path,
+                                          "': ", std::strerror(errno)));
+  }
+  return dropped;
 }
 
 ProgressBar::ProgressBar(int round, long total)

@@ -145,6 +145,13 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
   }
   if (IsTraining(param) || param.task == kTaskEval) {
     for (const IteratorChain* chain : config.EvalIterators()) {
+      if (chain->name == "train" && IsTraining(param) && param.eval_train) {
+        throw ConfigError(
+            chain->declaration.location, chain->declaration.key,
+            "eval = train would print its metrics as train-NAME, as "
+            "eval_train = 1 does for the training batches; name the block "
+            "otherwise, or set eval_train = 0");
+      }
       auto set = std::make_unique<EvalSet>();
       set->name = chain->name;
       set->data = CreateIteratorChain(config, *chain);
@@ -218,7 +225,7 @@ void Trainer::Train() {
   const int first_round = PrepareTraining();
   const int last_round =
       std::min(checked_.param.num_round, checked_.param.max_round);
-  CheckNothingIsOverwritten(first_round, last_round);
+  PrepareModelDir(first_round, last_round);
   if (first_round >= last_round && !checked_.param.silent) {
     out_ << "nothing to train: " << first_round
          << " rounds done, num_round = " << checked_.param.num_round << "\n";
@@ -244,7 +251,6 @@ void Trainer::Train() {
     out_ << FormatRoundLine(figures) << std::endl;
     history_.push_back(figures);
     if (!checked_.param.model_dir.empty()) {
-      MakeDirectories(ModelDir());
       AppendMetricsCsv(ModelDir() + "/metrics.csv", figures);
       const bool periodic = checked_.param.save_model > 0 &&
                             (round + 1) % checked_.param.save_model == 0;
@@ -253,6 +259,21 @@ void Trainer::Train() {
         SaveCheckpoint(round + 1);
       }
     }
+  }
+}
+
+void Trainer::ForwardNaming(const DataBatch& batch, bool is_train,
+                            const std::string& where) {
+  try {
+    model_->Forward(is_train);
+  } catch (const layers::LayerError& e) {
+    if (!e.row() || *e.row() >= static_cast<index_t>(batch.inst_index.size())) {
+      throw;
+    }
+    throw TrainingError(
+        absl::StrCat(where, ": ", e.what(), " (row ", *e.row(),
+                     " holds instance ", batch.inst_index[*e.row()],
+                     ", counting from 0 in the order of the data file)"));
   }
 }
 
@@ -268,7 +289,9 @@ long Trainer::TrainRound(int round) {
   while (train_data_->Next()) {
     const DataBatch& batch = train_data_->Value();
     const index_t rows = FeedBatch(batch, true);
-    model_->Forward(true);
+    ForwardNaming(batch, true,
+                  absl::StrCat("round ", round + 1, ", batch ", batches + 1,
+                               " of data train"));
     const double loss = model_->Loss();
     if (!std::isfinite(loss)) {
       bar.Finish();
@@ -299,7 +322,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
     while (set->data->Next()) {
       const DataBatch& batch = set->data->Value();
       const index_t rows = FeedBatch(batch, true);
-      model_->Forward(false);
+      ForwardNaming(batch, false, "eval " + set->name);
       if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
     for (const optim::MetricResult& result : set->metrics.Results()) {

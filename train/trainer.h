@@ -98,13 +98,20 @@ class Trainer {
   // Loads weights (and for a resume everything else) before training;
   // returns the first round to train.
   int PrepareTraining();
-  // Throws a ConfigError (at model_dir) when training rounds first_round+1
-  // .. last_round would overwrite what an earlier run left in model_dir: a
-  // fresh run refuses any checkpoint or a non-empty metrics.csv, a resumed
-  // one a checkpoint of a round it will train.
-  void CheckNothingIsOverwritten(int first_round, int last_round) const;
+  // Makes model_dir (a ConfigError at its line when it cannot, or is a
+  // file) and refuses to train rounds first_round+1 .. last_round over what
+  // an earlier run left there: a fresh run (continue = 0, round 0) any
+  // checkpoint or a non-empty metrics.csv, a resumed one a checkpoint of a
+  // round it will train. A resumed run removes the metrics.csv rows of the
+  // rounds it trains again.
+  void PrepareModelDir(int first_round, int last_round) const;
   // One pass over the training data; returns the instances trained on.
   long TrainRound(int round);
+  // The model's Forward on `batch`; an error about one of its rows (a bad
+  // label) is rethrown as a TrainingError that says `where` the batch is
+  // from and which instance of the data the row holds.
+  void ForwardNaming(const DataBatch& batch, bool is_train,
+                     const std::string& where);
   // Passes over every eval set, adding their results to `figures`.
   void EvaluateSets(RoundFigures* figures);
   void SaveCheckpoint(int rounds_done);

@@ -111,7 +111,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
     UMBRA_DECLARE_FIELD(dev).set_default("cpu").describe(
         "Where to run: cpu, gpu or gpu:N (GPU needs a build with "
         "--config=cuda).");
-    UMBRA_DECLARE_FIELD(nthread).set_default(0).set_lower_bound(0).describe(
+    UMBRA_DECLARE_FIELD(nthread).set_default(0).set_range(0, 1024).describe(
         "CPU threads for tensor expressions and matrix products; 0: one per "
         "core.");
     UMBRA_DECLARE_FIELD(num_round).set_default(10).set_lower_bound(0).describe(

@@ -1,5 +1,7 @@
 // The trainer's checkpoints: what a run starts from (fresh weights, a
 // resume, a finetune) and what it saves.
+#include <sys/stat.h>
+
 #include <fstream>
 #include <optional>
 #include <string>
@@ -83,32 +85,51 @@ int Trainer::PrepareTraining() {
   return checkpoint.round();
 }
 
-void Trainer::CheckNothingIsOverwritten(int first_round, int last_round) const {
+void Trainer::PrepareModelDir(int first_round, int last_round) const {
   if (checked_.param.model_dir.empty()) return;
   const std::string dir = ModelDir();
+  struct stat info;
+  if (stat(dir.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+    throw GlobalError(
+        checked_.config, "model_dir",
+        absl::StrCat("model_dir '", dir, "' is a file, not a directory"));
+  }
+  try {
+    MakeDirectories(dir);
+  } catch (const CheckpointError& e) {
+    throw GlobalError(checked_.config, "model_dir", e.what());
+  }
   const auto refuse = [&](const std::string& what) {
     throw GlobalError(
         checked_.config, "model_dir",
         absl::StrCat("model_dir '", dir, "' already holds ", what,
                      " of an earlier run, which this run would overwrite: "
-                     "resume that run with continue = 1, or set another "
-                     "model_dir"),
+                     "resume that run with continue = 1 (from its newest "
+                     "checkpoint), or set another model_dir"),
         {"continue", "model_in"});
   };
-  std::ifstream metrics(dir + "/metrics.csv");
-  if (first_round == 0 && metrics &&
-      metrics.peek() != std::ifstream::traits_type::eof()) {
-    refuse("metrics.csv");
-  }
-  // A fresh run would write every round's checkpoint; a resumed one those
-  // after the round it resumed from.
-  const std::optional<std::string> newest = NewestCheckpoint(dir);
-  if (first_round == 0 && newest) {
-    refuse(absl::StrCat("checkpoints (the newest ", *newest, ")"));
+  const std::string metrics = dir + "/metrics.csv";
+  const bool fresh = first_round == 0 && !checked_.param.continue_training;
+  if (fresh) {
+    std::ifstream rows(metrics);
+    if (rows && rows.peek() != std::ifstream::traits_type::eof()) {
+      refuse("metrics.csv");
+    }
+    const std::optional<std::string> newest = NewestCheckpoint(dir);
+    if (newest) refuse(absl::StrCat("checkpoints (the newest ", *newest, ")"));
+    return;
   }
   for (int round = first_round + 1; round <= last_round; ++round) {
     const std::string path = CheckpointPath(dir, round);
     if (std::ifstream(path)) refuse(absl::StrCat("the checkpoint ", path));
+  }
+  // Rows of rounds after the checkpoint (an interrupted run's) would come
+  // twice: this run trains those rounds again.
+  const int dropped = DropMetricsAfter(metrics, first_round);
+  if (dropped > 0 && !checked_.param.silent) {
+    out_ << "note: removed " << dropped << " row" << (dropped == 1 ? "" : "s")
+         << " of rounds after round " << first_round << " from " << metrics
+         << ": this run trains those rounds again\n";
   }
 }
 

@@ -4,6 +4,7 @@
 #include "train/trainer.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
@@ -31,6 +33,7 @@ using testing::BlobsConfig;
 using testing::LastMetric;
 using testing::NewTestDir;
 using testing::RunTrainer;
+using testing::WriteText;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);
@@ -163,11 +166,13 @@ TEST(TrainerTest, PredEvalAndFinetune) {
   }
   EXPECT_GE(right, 88);
 
+  std::remove((dir + "/pred.txt").c_str());  // pred never overwrites a file
   RunTrainer(dir, config, {"task=pred", "output_prob=1"});
   lines = absl::StrSplit(ReadAll(dir + "/pred.txt"), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
   EXPECT_EQ(std::vector<std::string>(absl::StrSplit(lines[0], ' ')).size(), 3u);
 
+  std::remove((dir + "/pred.txt").c_str());
   RunTrainer(dir, config, {"task=extract", "extract_node=h"});
   lines = absl::StrSplit(ReadAll(dir + "/pred.txt"), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
@@ -360,7 +365,7 @@ std::string TwoHeadConfig(const std::string& dir) {
       text += line.substr(0, 1) + "," + std::to_string((label + 1) % 3) +
               line.substr(1) + "\n";
     }
-    testing::WriteText(dir + name, text);
+    WriteText(dir + name, text);
   }
   config = absl::StrReplaceAll(config, {{"  silent = 1\niter = end",
                                          "  silent = 1\n  label_width = 2\n"
@@ -532,8 +537,8 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
                 std::to_string(LineOf(BlobsConfig(dir), "model_dir")) +
                 ": model_dir '" + models +
                 "' already holds metrics.csv of an earlier run, which this "
-                "run would overwrite: resume that run with continue = 1, or "
-                "set another model_dir");
+                "run would overwrite: resume that run with continue = 1 (from "
+                "its newest checkpoint), or set another model_dir");
   // Resuming from an earlier checkpoint would write over a later one.
   EXPECT_NE(
       refusal({"num_round=2", "model_in=" + CheckpointPath(models, 1)})
@@ -544,6 +549,43 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
   // Resuming the newest checkpoint goes on.
   EXPECT_EQ(refusal({"num_round=3", "continue=1"}), "(trained)");
   EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 3));
+  // A run stopped between its metrics row and its checkpoint: the resumed
+  // run trains round 3 again, and its row comes once.
+  std::remove(CheckpointPath(models, 3).c_str());
+  EXPECT_EQ(refusal({"num_round=4", "continue=1"}), "(trained)");
+  std::vector<std::string> rounds;
+  for (absl::string_view row : absl::StrSplit(ReadAll(models + "/metrics.csv"),
+                                              '\n', absl::SkipEmpty())) {
+    rounds.emplace_back(row.substr(0, row.find(',')));
+  }
+  EXPECT_EQ(rounds, (std::vector<std::string>{"round", "1", "2", "3", "4"}));
+  // A model_dir that is a file is refused before any training.
+  WriteText(dir + "/afile", "notes");
+  EXPECT_NE(refusal({"num_round=1", "model_dir=" + dir + "/afile"})
+                .find("model_dir '" + dir +
+                      "/afile' is a file, not a "
+                      "directory"),
+            std::string::npos);
+  EXPECT_EQ(ReadAll(dir + "/afile"), "notes");
+}
+
+TEST(TrainerTest, ABadLabelNamesItsInstance) {
+  const std::string dir = NewTestDir("badlabel");
+  const std::string config = BlobsConfig(dir);  // writes test.csv
+  std::vector<std::string> lines =
+      absl::StrSplit(ReadAll(dir + "/test.csv"), '\n', absl::SkipEmpty());
+  lines[37][0] = '7';  // instance 37: row 7 of the 4th batch of 10
+  WriteText(dir + "/test.csv", absl::StrJoin(lines, "\n") + "\n");
+  try {
+    RunTrainer(dir, config, {"num_round=1"});
+    FAIL() << "expected a TrainingError";
+  } catch (const TrainingError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "eval test: layer 'softmax_4' (softmax): label of row 7 is "
+                  "7; needs a class index in [0, 3) (row 7 holds instance 37"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TrainerTest, BadKeysNeverStartTraining) {
