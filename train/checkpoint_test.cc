@@ -1,14 +1,18 @@
-// Checkpoint files: a round trip, and refusals of truncated, corrupted,
-// foreign and other-net files with messages that say what is wrong.
+// Checkpoint files: a round trip (bytes that are not UTF-8 included), files
+// written when the text fields were proto `string`s, and refusals of
+// truncated, corrupted, foreign and other-net files with messages that say
+// what is wrong.
 #include "train/checkpoint.h"
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "train/trainer_test_util.h"
 
@@ -103,6 +107,99 @@ TEST(CheckpointTest, RefusesOtherFiles) {
             std::string::npos);
   EXPECT_NE(ReadError(dir + "/missing.model").find("cannot open"),
             std::string::npos);
+}
+
+// A config may hold any bytes: a Latin-1 comment, or such a byte in a path
+// or a layer name. None of it makes a checkpoint unreadable.
+TEST(CheckpointTest, RoundTripsTextThatIsNotUtf8) {
+  const std::string dir = NewTestDir("latin1");
+  Checkpoint checkpoint = SmallCheckpoint();
+  checkpoint.set_config_text("# caf\xe9\nnum_round = 3\n");
+  checkpoint.add_overrides("model_dir=/tmp/caf\xe9");
+  LayerProto* layer = checkpoint.add_layers();
+  layer->set_name("caf\xe9");
+  layer->set_type("fullc");
+  checkpoint.mutable_weights(0)->set_name("caf\xe9.wmat");
+  checkpoint.add_metrics()->add_values()->set_label("caf\xe9-error");
+  const std::string path = CheckpointPath(dir, 3);
+  WriteCheckpoint(path, checkpoint);
+  const Checkpoint back = ReadCheckpoint(path);
+  EXPECT_EQ(back.config_text(), "# caf\xe9\nnum_round = 3\n");
+  ASSERT_EQ(back.overrides_size(), 1);
+  EXPECT_EQ(back.overrides(0), "model_dir=/tmp/caf\xe9");
+  ASSERT_EQ(back.layers_size(), 1);
+  EXPECT_EQ(back.layers(0).name(), "caf\xe9");
+  EXPECT_EQ(back.weights(0).name(), "caf\xe9.wmat");
+  EXPECT_EQ(back.metrics(0).values(0).label(), "caf\xe9-error");
+}
+
+TEST(CheckpointTest, ATrainingRunWithALatin1ConfigWritesReadableCheckpoints) {
+  const std::string dir = NewTestDir("latin1_run");
+  std::string config = BlobsConfig(dir) + "# caf\xe9\n";
+  config = absl::StrReplaceAll(
+      config, {{"fullc:fc1", "fullc:fc\xe9"}, {"/models", "/mod\xe9ls"}});
+  RunTrainer(dir, config, {"num_round=1"});
+  const Checkpoint back = ReadCheckpoint(CheckpointPath(dir + "/mod\xe9ls", 1));
+  EXPECT_EQ(back.config_text(), config);
+  ASSERT_GE(back.weights_size(), 1);
+  EXPECT_EQ(back.weights(0).name(), "fc\xe9.wmat");
+}
+
+// protobuf's wire encoding, to write a payload as it was written when the
+// text fields were `string`: those and `bytes` share wire type 2.
+std::string Varint(uint64_t value) {
+  std::string out;
+  for (; value >= 0x80; value >>= 7) out += static_cast<char>(value | 0x80);
+  return out + static_cast<char>(value);
+}
+std::string LengthField(int number, const std::string& value) {
+  return Varint(number << 3 | 2) + Varint(value.size()) + value;
+}
+std::string VarintField(int number, uint64_t value) {
+  return Varint(number << 3) + Varint(value);
+}
+
+TEST(CheckpointTest, ReadsFilesWrittenWithStringFields) {
+  const float values[] = {1.5f, -2.0f};
+  const std::string data(reinterpret_cast<const char*>(values), sizeof(values));
+  const std::string payload =
+      LengthField(1, "num_round = 3\n") + LengthField(2, "eta=0.1") +
+      VarintField(3, 3) +
+      LengthField(5, LengthField(1, "fc1") + LengthField(2, "fullc")) +
+      LengthField(6, LengthField(1, "fc1.bias") +
+                         LengthField(2, Varint(2)) +  // shape, packed
+                         LengthField(3, "float32") + LengthField(4, data)) +
+      LengthField(7, LengthField(1, "sgd")) +
+      LengthField(8, LengthField(3, "round-seeded")) +
+      LengthField(
+          9, VarintField(1, 1) + LengthField(2, LengthField(1, "train-error")));
+  std::string file = LengthField(1, std::string(kCheckpointMagic)) +
+                     VarintField(2, kCheckpointFormatVersion) +
+                     LengthField(3, payload) + Varint(4 << 3 | 1);
+  const uint64_t checksum = Fnv1a64(payload);
+  for (int i = 0; i < 8; ++i) file += static_cast<char>(checksum >> (8 * i));
+  const std::string dir = NewTestDir("string_fields");
+  const std::string path = CheckpointPath(dir, 3);
+  WriteText(path, file);
+
+  const Checkpoint back = ReadCheckpoint(path);
+  EXPECT_EQ(back.config_text(), "num_round = 3\n");
+  ASSERT_EQ(back.overrides_size(), 1);
+  EXPECT_EQ(back.overrides(0), "eta=0.1");
+  EXPECT_EQ(back.round(), 3);
+  ASSERT_EQ(back.layers_size(), 1);
+  EXPECT_EQ(back.layers(0).name(), "fc1");
+  EXPECT_EQ(back.layers(0).type(), "fullc");
+  ASSERT_EQ(back.weights_size(), 1);
+  EXPECT_EQ(back.weights(0).name(), "fc1.bias");
+  float read[2];
+  ReadTensorProto(back.weights(0), read, 2, "fc1.bias");
+  EXPECT_EQ(read[1], -2.0f);
+  EXPECT_EQ(back.updater().type(), "sgd");
+  EXPECT_EQ(back.rng().scheme(), "round-seeded");
+  EXPECT_EQ(back.metrics(0).values(0).label(), "train-error");
+  // And the writer still writes those bytes.
+  EXPECT_EQ(back.SerializeAsString(), payload);
 }
 
 TEST(CheckpointTest, RefusesACheckpointOfAnotherNet) {
