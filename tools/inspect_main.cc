@@ -1,5 +1,4 @@
 // inspect: a checkpoint's contents, or one tensor as CSV.
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -23,17 +22,16 @@ int Inspect(const CommandLine& cli) {
     std::cout << DescribeCheckpoint(path);
     return 0;
   }
-  const std::string csv =
-      TensorCsv(train::ReadCheckpoint(path), cli.Get("dump"));
   if (!cli.Has("output")) {
-    std::cout << csv;
+    std::cout << TensorCsv(train::ReadCheckpoint(path), cli.Get("dump"));
     return 0;
   }
-  const std::string out_path = cli.Get("output");
-  std::ofstream out(out_path, std::ios::binary);
-  out << csv;
-  if (!out) throw std::runtime_error("cannot write '" + out_path + "'");
-  std::cout << "wrote " << cli.Get("dump") << " to " << out_path << "\n";
+  // Created before the checkpoint is read: an existing file (the checkpoint
+  // itself, say) or a missing directory is refused first.
+  train::NewFile out(cli.Get("output"), "the CSV");
+  out.Write(TensorCsv(train::ReadCheckpoint(path), cli.Get("dump")));
+  out.Commit();
+  std::cout << "wrote " << cli.Get("dump") << " to " << out.path() << "\n";
   return 0;
 }
 
@@ -51,7 +49,8 @@ int main(int argc, char** argv) {
       "Example: bazel run //tools:inspect -- "
       "models/fashion_mnist_mlp/0010.model --dump fc1.bias",
       {{"dump", "NAME", "write tensor NAME as CSV instead of the report"},
-       {"output", "FILE", "write the CSV to FILE (default: stdout)"}});
+       {"output", "FILE",
+        "write the CSV to FILE, a new file (default: stdout)"}});
   return umbra::tools::RunTool(argc, argv, &cli,
                                [&] { return umbra::tools::Inspect(cli); });
 }

@@ -1,6 +1,7 @@
 // inspect on a small checkpoint written here: the report (against
 // tools/testdata/small_checkpoint.inspect.txt), --dump as CSV, and the
-// errors for a corrupted file and an unknown tensor.
+// errors for a corrupted file, a directory, an unknown tensor, and an
+// --output that exists or is in a missing directory.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -112,6 +113,45 @@ TEST(InspectTest, CorruptedFileFailsTheChecksum) {
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.err.find("cannot open checkpoint"), std::string::npos)
       << missing.err;
+}
+
+TEST(InspectTest, DumpNeverOverwritesAFile) {
+  const std::string path = WriteSmallCheckpoint();
+  const std::string csv = TempPath("existing.csv");
+  WriteFileOrDie(csv, "keep\n");
+  const ToolRun run = RunToolBinary(
+      "tools/inspect", {path, "--dump=fc1.bias", "--output=" + csv});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: '" + csv +
+                         "' exists, and umbra does not overwrite files: "
+                         "remove it or name another file\n");
+  EXPECT_EQ(ReadFileOrDie(csv), "keep\n");
+  // Not even the checkpoint it reads.
+  const std::string bytes = ReadFileOrDie(path);
+  const ToolRun itself = RunToolBinary(
+      "tools/inspect", {path, "--dump=fc1.bias", "--output=" + path});
+  EXPECT_EQ(itself.status, 1);
+  EXPECT_NE(itself.err.find("exists"), std::string::npos) << itself.err;
+  EXPECT_EQ(ReadFileOrDie(path), bytes);
+}
+
+TEST(InspectTest, DumpIntoAMissingDirectoryNamesTheFile) {
+  const std::string path = WriteSmallCheckpoint();
+  const std::string csv = TempPath("missing/bias.csv");
+  const ToolRun run = RunToolBinary(
+      "tools/inspect", {path, "--dump=fc1.bias", "--output=" + csv});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: cannot write the CSV to '" + csv +
+                         "': No such file or directory\n");
+}
+
+TEST(InspectTest, ADirectoryIsNotACheckpoint) {
+  const std::string dir = TempPath("");
+  const ToolRun run = RunToolBinary("tools/inspect", {dir});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("'" + dir + "' is a directory, not a checkpoint"),
+            std::string::npos)
+      << run.err;
 }
 
 TEST(CheckpointReportTest, Stats) {

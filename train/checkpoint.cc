@@ -1,7 +1,9 @@
 #include "train/checkpoint.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,8 +19,107 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 
+// renameat2's flag (<linux/fs.h>): fail with EEXIST instead of replacing.
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
 namespace umbra {
 namespace train {
+namespace {
+
+// Moves `from` to `to` unless something is at `to`. Returns 0, or the errno
+// (EEXIST when `to` exists).
+int RenameNoReplace(const std::string& from, const std::string& to) {
+#ifdef SYS_renameat2
+  if (syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
+              RENAME_NOREPLACE) == 0) {
+    return 0;
+  }
+  // Other errors are the move's own; these say the kernel or the file
+  // system lacks the flag, and link() does the same job.
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
+#endif
+  if (link(from.c_str(), to.c_str()) != 0) return errno;
+  unlink(from.c_str());
+  return 0;
+}
+
+}  // namespace
+
+NewFile::NewFile(const std::string& path, const std::string& what)
+    : path_(path), what_(what) {
+  struct stat info;
+  if (lstat(path.c_str(), &info) == 0) {
+    throw FileExistsError(absl::StrCat(
+        "'", path, "' exists", S_ISDIR(info.st_mode) ? " (a directory)" : "",
+        ", and umbra does not overwrite files: remove it or name another "
+        "file"));
+  }
+  for (int attempt = 0;; ++attempt) {
+    temp_path_ = absl::StrCat(path, ".tmp-", getpid());
+    if (attempt > 0) absl::StrAppend(&temp_path_, "-", attempt);
+    const int fd =
+        open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      file_ = fdopen(fd, "wb");
+      if (file_ != nullptr) return;
+      const int fdopen_errno = errno;
+      close(fd);
+      unlink(temp_path_.c_str());
+      errno = fdopen_errno;
+    } else if (errno == EEXIST && attempt < 100) {
+      continue;  // another writer's temporary file: never touch it
+    }
+    throw FileWriteError(absl::StrCat("cannot write ", what, " to '", path,
+                                      "': ", std::strerror(errno)));
+  }
+}
+
+NewFile::~NewFile() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!done_) unlink(temp_path_.c_str());
+}
+
+void NewFile::Write(absl::string_view bytes) {
+  if (file_ == nullptr || write_errno_ != 0) return;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    write_errno_ = errno != 0 ? errno : EIO;
+  }
+}
+
+void NewFile::Commit() {
+  if (file_ == nullptr) {
+    throw FileWriteError(
+        absl::StrCat("'", path_, "' is committed already; Commit() once"));
+  }
+  if ((std::fflush(file_) != 0 || fsync(fileno(file_)) != 0) &&
+      write_errno_ == 0) {
+    write_errno_ = errno;
+  }
+  if (std::fclose(file_) != 0 && write_errno_ == 0) write_errno_ = errno;
+  file_ = nullptr;
+  if (write_errno_ != 0) {
+    throw FileWriteError(absl::StrCat("cannot write ", what_, " to '", path_,
+                                      "': ", std::strerror(write_errno_)));
+  }
+  const int move_errno = RenameNoReplace(temp_path_, path_);
+  // Moved, or complete but not movable: then it stays where it is, named.
+  done_ = true;
+  if (move_errno == 0) return;
+  if (move_errno == EEXIST) {
+    throw FileExistsError(
+        absl::StrCat("'", path_, "' appeared while writing ", what_,
+                     ", and umbra does not overwrite files: the output is in '",
+                     temp_path_, "'"));
+  }
+  throw FileWriteError(absl::StrCat(
+      "cannot move ", what_, " from '", temp_path_, "' to '", path_,
+      "' without risking to replace a file there (", std::strerror(move_errno),
+      "; this needs renameat2 with RENAME_NOREPLACE or hard links): the "
+      "output is in '",
+      temp_path_, "'"));
+}
 
 uint64_t Fnv1a64(absl::string_view bytes) {
   uint64_t hash = 14695981039346656037ull;
@@ -66,6 +167,14 @@ void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint) {
 }
 
 Checkpoint ReadCheckpoint(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    const std::optional<std::string> newest = NewestCheckpoint(path);
+    throw CheckpointError(absl::StrCat(
+        "'", path, "' is a directory, not a checkpoint",
+        newest ? absl::StrCat("; its newest checkpoint is '", *newest, "'")
+               : std::string(" (it has no NNNN.model file)")));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw CheckpointError(absl::StrCat("cannot open checkpoint '", path,

@@ -1,9 +1,11 @@
 // Checkpoint files: a round trip (bytes that are not UTF-8 included), files
 // written when the text fields were proto `string`s, and refusals of
-// truncated, corrupted, foreign and other-net files with messages that say
-// what is wrong.
+// truncated, corrupted, foreign and other-net files and of directories with
+// messages that say what is wrong. NewFile: a new file, never one written
+// over another.
 #include "train/checkpoint.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -109,6 +111,19 @@ TEST(CheckpointTest, RefusesOtherFiles) {
             std::string::npos);
 }
 
+TEST(CheckpointTest, RefusesADirectory) {
+  const std::string dir = NewTestDir("directory");
+  EXPECT_EQ(ReadError(dir), absl::StrCat("'", dir,
+                                         "' is a directory, not a checkpoint "
+                                         "(it has no NNNN.model file)"));
+  WriteCheckpoint(CheckpointPath(dir, 3), SmallCheckpoint());
+  EXPECT_EQ(ReadError(dir),
+            absl::StrCat("'", dir,
+                         "' is a directory, not a checkpoint; its newest "
+                         "checkpoint is '",
+                         dir, "/0003.model'"));
+}
+
 // A config may hold any bytes: a Latin-1 comment, or such a byte in a path
 // or a layer name. None of it makes a checkpoint unreadable.
 TEST(CheckpointTest, RoundTripsTextThatIsNotUtf8) {
@@ -200,6 +215,85 @@ TEST(CheckpointTest, ReadsFilesWrittenWithStringFields) {
   EXPECT_EQ(back.metrics(0).values(0).label(), "train-error");
   // And the writer still writes those bytes.
   EXPECT_EQ(back.SerializeAsString(), payload);
+}
+
+bool Exists(const std::string& path) {
+  struct stat info;
+  return lstat(path.c_str(), &info) == 0;
+}
+
+std::string NewFileError(const std::string& path) {
+  try {
+    NewFile file(path, "the CSV");
+  } catch (const FileWriteError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a FileWriteError for " << path;
+  return "";
+}
+
+TEST(NewFileTest, AppearsWhenComplete) {
+  const std::string path = NewTestDir("new_file") + "/out.txt";
+  NewFile file(path, "the CSV");
+  file.Write("1,2\n");
+  file.Write("3,4\n");
+  EXPECT_FALSE(Exists(path));
+  EXPECT_TRUE(Exists(file.temp_path()));
+  file.Commit();
+  EXPECT_EQ(ReadBytes(path), "1,2\n3,4\n");
+  EXPECT_FALSE(Exists(file.temp_path()));
+}
+
+TEST(NewFileTest, LeavesNothingWhenNotCommitted) {
+  const std::string path = NewTestDir("new_file_dropped") + "/out.txt";
+  std::string temp;
+  {
+    NewFile file(path, "the CSV");
+    file.Write("1\n");
+    temp = file.temp_path();
+  }
+  EXPECT_FALSE(Exists(path));
+  EXPECT_FALSE(Exists(temp));
+}
+
+TEST(NewFileTest, RefusesAnExistingFile) {
+  const std::string dir = NewTestDir("new_file_exists");
+  const std::string path = dir + "/out.txt";
+  WriteText(path, "keep\n");
+  EXPECT_EQ(NewFileError(path),
+            absl::StrCat("'", path,
+                         "' exists, and umbra does not overwrite files: "
+                         "remove it or name another file"));
+  EXPECT_EQ(ReadBytes(path), "keep\n");
+  EXPECT_EQ(NewFileError(dir),
+            absl::StrCat("'", dir,
+                         "' exists (a directory), and umbra does not "
+                         "overwrite files: remove it or name another file"));
+}
+
+TEST(NewFileTest, NamesTheFileAndTheReason) {
+  const std::string path = NewTestDir("new_file_missing") + "/missing/out.csv";
+  EXPECT_EQ(NewFileError(path), absl::StrCat("cannot write the CSV to '", path,
+                                             "': No such file or directory"));
+}
+
+TEST(NewFileTest, KeepsAFileThatAppearedMeanwhile) {
+  const std::string path = NewTestDir("new_file_race") + "/out.txt";
+  NewFile file(path, "the CSV");
+  file.Write("ours\n");
+  WriteText(path, "theirs\n");
+  try {
+    file.Commit();
+    ADD_FAILURE() << "expected a FileExistsError";
+  } catch (const FileExistsError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              absl::StrCat("'", path,
+                           "' appeared while writing the CSV, and umbra does "
+                           "not overwrite files: the output is in '",
+                           file.temp_path(), "'"));
+  }
+  EXPECT_EQ(ReadBytes(path), "theirs\n");
+  EXPECT_EQ(ReadBytes(file.temp_path()), "ours\n");
 }
 
 TEST(CheckpointTest, RefusesACheckpointOfAnotherNet) {

@@ -1,5 +1,7 @@
 #include "train/config_lexer.h"
 
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <fstream>
 #include <sstream>
@@ -243,6 +245,14 @@ std::vector<ConfigEntry> ParseConfigText(absl::string_view text,
 }
 
 std::vector<ConfigEntry> ParseConfigFile(const std::string& path) {
+  // An ifstream opens a directory and reads nothing from it, which would
+  // parse as an empty config.
+  struct stat info;
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    throw ConfigError(
+        SourceLocation::File(path, 0), "",
+        absl::StrCat("'", path, "' is a directory, not a config file"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ConfigError(SourceLocation::File(path, 0), "",

@@ -58,7 +58,8 @@ std::vector<ConfigEntry> ParseConfigText(absl::string_view text,
                                          absl::string_view source_name);
 
 // ParseConfigText of the file at `path`, with `path` as the source name.
-// Throws ConfigError (location `path:0`) when the file cannot be read.
+// Throws ConfigError (location `path:0`) when the file cannot be read or is
+// a directory.
 std::vector<ConfigEntry> ParseConfigFile(const std::string& path);
 
 // `key=value` arguments, e.g. the argv entries after the config path:

@@ -186,6 +186,12 @@ TEST(ConfigLexerTest, ParseConfigFileReadsAFile) {
             path + ": cannot open the config file");
 }
 
+TEST(ConfigLexerTest, ParseConfigFileRefusesADirectory) {
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(ConfigErrorOf([&] { ParseConfigFile(dir); }),
+            dir + ": '" + dir + "' is a directory, not a config file");
+}
+
 TEST(ConfigLexerTest, CommandLineOverrides) {
   const std::vector<ConfigEntry> entries =
       ParseCommandLineOverrides({"eta=0.05", "model_dir=/tmp/a b", "x==y"}, 2);

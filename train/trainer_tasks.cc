@@ -1,6 +1,5 @@
 // The trainer's inference tasks: pred, extract and eval.
-#include <cstdio>
-#include <fstream>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -32,16 +31,11 @@ void Trainer::LoadModelForInference() {
 }
 
 void Trainer::Predict() {
-  LoadModelForInference();
-  const std::string& path = checked_.config.PredIterator()->name;
-  const std::string temp = path + ".tmp";
-  std::ofstream file(temp);
-  if (!file) {
-    throw TrainingError(
-        absl::StrCat("cannot write predictions to '", temp, "'"));
-  }
+  const IteratorChain& chain = *checked_.config.PredIterator();
+  const std::string& path = chain.name;
+  const bool extract = checked_.param.task == kTaskExtract;
   int node = kNetOutput;
-  if (checked_.param.task == kTaskExtract) {
+  if (extract) {
     const std::string& name = checked_.param.extract_node_name;
     if (name.empty()) {
       throw TrainingError(
@@ -57,6 +51,19 @@ void Trainer::Predict() {
           {"extract_node"});
     }
   }
+  // Created before the model is read: an existing file (even the pred data
+  // itself) or a missing directory stops the task before any work.
+  std::optional<NewFile> file;
+  try {
+    file.emplace(path, extract
+                           ? absl::StrCat("the output of node '",
+                                          checked_.param.extract_node_name, "'")
+                           : std::string("predictions"));
+  } catch (const FileExistsError& e) {
+    throw ConfigError(chain.declaration.location, chain.declaration.key,
+                      e.what());
+  }
+  LoadModelForInference();
   long rows_written = 0;
   pred_data_->BeforeFirst();
   while (pred_data_->Next()) {
@@ -64,30 +71,26 @@ void Trainer::Predict() {
     model_->Forward(false);
     const Tensor<cpu, 2, float> scores = model_->HostRows(node, rows);
     const index_t width = scores.size(1);
+    std::string lines;
     for (index_t i = 0; i < rows; ++i) {
-      if (checked_.param.task == kTaskExtract || checked_.param.output_prob ||
-          width == 1) {
+      if (extract || checked_.param.output_prob || width == 1) {
         for (index_t j = 0; j < width; ++j) {
-          file << (j ? " " : "") << absl::StrFormat("%g", scores[i][j]);
+          absl::StrAppendFormat(&lines, "%s%g", j ? " " : "", scores[i][j]);
         }
       } else {
         index_t best = 0;
         for (index_t j = 1; j < width; ++j) {
           if (scores[i][j] > scores[i][best]) best = j;
         }
-        file << best;
+        absl::StrAppend(&lines, best);
       }
-      file << "\n";
+      lines += "\n";
     }
+    file->Write(lines);
     rows_written += rows;
   }
-  file.close();
-  if (!file || std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw TrainingError(
-        absl::StrCat("cannot write predictions to '", path, "'"));
-  }
-  out_ << (checked_.param.task == kTaskExtract
+  file->Commit();
+  out_ << (extract
                ? "extracted node '" + checked_.param.extract_node_name + "' of "
                : std::string("predicted "))
        << rows_written << " instances to '" << path << "'\n";

@@ -1,0 +1,137 @@
+// The pred and extract tasks write a new file and never another: an existing
+// one (even the data they read) is refused at the `pred = FILE` line before
+// the model is read, and a missing directory is named with the reason.
+#include <dirent.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "train/checkpoint.h"
+#include "train/config.h"
+#include "train/trainer.h"
+#include "train/trainer_test_util.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using testing::BlobsConfig;
+using testing::NewTestDir;
+using testing::RunTrainer;
+using testing::WriteText;
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> FileNames(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* handle = opendir(dir.c_str());
+  while (dirent* entry = readdir(handle)) names.push_back(entry->d_name);
+  closedir(handle);
+  return names;
+}
+
+// BlobsConfig(dir) with a `pred = <output>` block reading `input`; the
+// block opens at line PredLine(config).
+std::string PredConfig(const std::string& dir, const std::string& output,
+                       const std::string& input) {
+  return BlobsConfig(dir) +
+         absl::StrCat("pred = \"", output, "\"\niter = csv\n  filename = \"",
+                      input, "\"\n  silent = 1\niter = end\n");
+}
+
+int PredLine(const std::string& config) {
+  int line = 1;
+  for (size_t at = 0; at < config.find("pred = "); ++at) {
+    line += config[at] == '\n';
+  }
+  return line;
+}
+
+// The ConfigError of running `config` with `overrides`.
+ConfigError PredError(const std::string& dir, const std::string& config,
+                      const std::vector<std::string>& overrides) {
+  try {
+    RunTrainer(dir, config, overrides);
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "expected a ConfigError";
+  return ConfigError(SourceLocation(), "", "");
+}
+
+// No model is trained: the refusal comes before the model is looked for.
+TEST(TrainerTasksTest, PredRefusesAnExistingFile) {
+  const std::string dir = NewTestDir("pred_exists");
+  const std::string output = dir + "/pred.txt";
+  const std::string config = PredConfig(dir, output, dir + "/test.csv");
+  WriteText(output, "keep\n");
+  const std::vector<std::vector<std::string>> tasks = {
+      {"task=pred"}, {"task=extract", "extract_node_name=h"}};
+  for (const std::vector<std::string>& overrides : tasks) {
+    const ConfigError error = PredError(dir, config, overrides);
+    EXPECT_EQ(error.location(),
+              SourceLocation::File(dir + "/net.conf", PredLine(config)));
+    EXPECT_EQ(error.key(), "pred");
+    EXPECT_EQ(error.detail(),
+              absl::StrCat("'", output,
+                           "' exists, and umbra does not overwrite files: "
+                           "remove it or name another file"));
+    EXPECT_EQ(ReadAll(output), "keep\n");
+  }
+  for (const std::string& name : FileNames(dir)) {
+    EXPECT_FALSE(absl::StrContains(name, ".tmp")) << name;
+  }
+}
+
+TEST(TrainerTasksTest, PredNeverOverwritesItsOwnData) {
+  const std::string dir = NewTestDir("pred_own_data");
+  const std::string data = dir + "/test.csv";
+  const std::string config = PredConfig(dir, data, data);
+  const std::string before = ReadAll(data);
+  RunTrainer(dir, config, {"num_round=1"});
+  const ConfigError error = PredError(dir, config, {"task=pred"});
+  EXPECT_NE(error.detail().find("exists"), std::string::npos) << error.what();
+  EXPECT_EQ(ReadAll(data), before);
+}
+
+TEST(TrainerTasksTest, PredIntoAMissingDirectoryNamesTheFile) {
+  const std::string dir = NewTestDir("pred_missing_dir");
+  const std::string output = dir + "/missing/pred.txt";
+  const std::string config = PredConfig(dir, output, dir + "/test.csv");
+  try {
+    RunTrainer(dir, config, {"task=pred"});
+    ADD_FAILURE() << "expected a FileWriteError";
+  } catch (const FileWriteError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              absl::StrCat("cannot write predictions to '", output,
+                           "': No such file or directory"));
+  }
+}
+
+TEST(TrainerTasksTest, PredWritesANewFile) {
+  const std::string dir = NewTestDir("pred_new");
+  const std::string output = dir + "/pred.txt";
+  const std::string config = PredConfig(dir, output, dir + "/test.csv");
+  RunTrainer(dir, config, {"num_round=1"});
+  const std::string out = RunTrainer(dir, config, {"task=pred", "silent=0"});
+  EXPECT_NE(out.find("predicted 90 instances to '" + output + "'"),
+            std::string::npos)
+      << out;
+  const std::string lines = ReadAll(output);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 90);
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
