@@ -1,13 +1,13 @@
 #include "train/data/csv_file.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/charconv.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -26,15 +26,16 @@ namespace {
       "filename");
 }
 
-// Parses a whole field as a finite float.
+// Parses a whole field as a finite decimal float (not hex, whatever the
+// locale).
 bool ParseNumber(absl::string_view field, float* value) {
-  if (field.empty()) return false;
-  const std::string text(field);
-  char* end = nullptr;
-  errno = 0;
-  const float parsed = std::strtof(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE ||
-      !std::isfinite(parsed)) {
+  // Debian's Abseil still reads "0x10" as hex in general format.
+  if (field.find_first_of("xX") != absl::string_view::npos) return false;
+  float parsed = 0.0f;
+  const absl::from_chars_result result =
+      absl::from_chars(field.data(), field.data() + field.size(), parsed);
+  if (field.empty() || result.ec != std::errc() ||
+      result.ptr != field.data() + field.size() || !std::isfinite(parsed)) {
     return false;
   }
   *value = parsed;

@@ -122,6 +122,7 @@ TEST_F(CsvFileTest, NonNumbersNameFileLineAndColumn) {
   EXPECT_THAT(LoadError("1,nan,3\n"), HasSubstr(":1: column 2"));
   EXPECT_THAT(LoadError("1,2,inf\n"), HasSubstr(":1: column 3"));
   EXPECT_THAT(LoadError("1,2,1e99\n"), HasSubstr(":1: column 3"));
+  EXPECT_THAT(LoadError("1,2,0x10\n"), HasSubstr("got '0x10'"));
   EXPECT_THAT(LoadError("1;2;3\n"), HasSubstr("expected more than"));
 }
 
