@@ -7,8 +7,9 @@
 //
 //   auto fc = CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "10"}});
 //   std::vector<Shape<4>> out = fc->InferShapes({Shape4(64, 1, 1, 784)});
+//   // ...weights are declared, not yet allocated: fc->WeightShapes()...
 //   // ...allocate the output nodes (data and grad, contiguous) as `out`...
-//   fc->Setup({&in_node}, {&out_node}, context);   // binds nodes, rnd, labels
+//   fc->Setup({&in_node}, {&out_node}, context);   // weights, nodes, labels
 //   fc->InitWeights(&rnd);                         // or load from a checkpoint
 //   fc->Forward(/*is_train=*/true);                // out.data from in.data
 //   fc->Backprop(/*prop_grad=*/true);              // in.grad from out.grad
@@ -33,6 +34,10 @@
 //     holds both lists, each entry under its stable name.
 //   - Every error is a LayerError whose message names the layer (name and
 //     type), what was wrong, and what was expected.
+//   - Every node and weight shape has positive dimensions and at most
+//     kMaxTensorElements elements: InferShapes refuses inputs, outputs and
+//     weights that break this (an overflowing shape included), so what a
+//     net allocates is known, and checkable, before anything is allocated.
 #ifndef UMBRA_LAYERS_LAYER_H_
 #define UMBRA_LAYERS_LAYER_H_
 
@@ -40,6 +45,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,6 +114,41 @@ struct StateRef {
   Tensor<xpu, 1, DType> data;
 };
 
+// The most elements a node or weight may hold: 2^40 (4 TiB of float), far
+// beyond any device's memory and far below where an element count or a
+// byte count overflows int64.
+inline constexpr index_t kMaxTensorElements = index_t{1} << 40;
+
+// What makes a shape unusable for a node or weight, "" when nothing does:
+// "its dimension 2 is 0, not positive", "it has 7.38e+19 elements, more
+// than the 2^40 (...) a tensor may hold". Counted without overflow.
+inline std::string TensorSizeProblem(const index_t* begin, const index_t* end) {
+  for (const index_t* d = begin; d != end; ++d) {
+    if (*d <= 0) {
+      return "its dimension " + std::to_string(d - begin) + " is " +
+             std::to_string(*d) + ", not positive";
+    }
+  }
+  index_t count = 1;
+  const index_t* d = begin;
+  for (; d != end && *d <= kMaxTensorElements / count; ++d) count *= *d;
+  if (d == end) return "";
+  double elements = 1.0;
+  for (d = begin; d != end; ++d) elements *= static_cast<double>(*d);
+  std::ostringstream os;
+  os.precision(3);
+  os << "it has " << elements << " elements, more than the 2^40 ("
+     << kMaxTensorElements << ") a tensor may hold";
+  return os.str();
+}
+template <int dim>
+inline std::string TensorSizeProblem(const Shape<dim>& shape) {
+  return TensorSizeProblem(shape.shape_, shape.shape_ + dim);
+}
+inline std::string TensorSizeProblem(const TShape& shape) {
+  return TensorSizeProblem(shape.begin(), shape.end());
+}
+
 template <typename xpu, typename DType>
 class Layer {
  public:
@@ -132,29 +173,44 @@ class Layer {
                  const ParamKwargs& kwargs);
 
   // From the input shapes, the output shapes (num_outputs of them; only
-  // split takes more than one). Declares the weights, keeping their values
-  // when their shapes do not change (a new batch size). Unbinds the nodes:
-  // call Setup again. Throws LayerError naming the shapes and what the layer
-  // needs.
+  // split takes more than one). Declares the weights' and states' shapes
+  // without allocating them (AllocateWeights does); one whose shape does
+  // not change (a new batch size) keeps its values. Unbinds the nodes: call
+  // Setup again. Throws LayerError naming the shapes and what the layer
+  // needs, and for an input, output or weight shape TensorSizeProblem
+  // refuses (naming the input shapes and the shape they would make).
   std::vector<Shape<4>> InferShapes(const std::vector<Shape<4>>& in_shapes,
                                     size_t num_outputs = 1);
   const std::vector<Shape<4>>& in_shapes() const { return in_shapes_; }
   const std::vector<Shape<4>>& out_shapes() const { return out_shapes_; }
 
-  // Binds the nodes (shapes as InferShapes said, contiguous data and grad)
-  // and the context. Throws LayerError otherwise, or for a self-loop on a
-  // layer that cannot run in place.
+  // Allocates every declared weight (values and gradient, zeroed) and
+  // state (its initial value) that has no memory yet; keeps those that
+  // have. Setup, InitWeights, Weights() and States() call it. Throws
+  // LayerError naming the tensor, its shape and its bytes when the device
+  // is out of memory.
+  void AllocateWeights();
+
+  // Allocates the weights (AllocateWeights), binds the nodes (shapes as
+  // InferShapes said, contiguous data and grad) and the context. Throws
+  // LayerError otherwise, for a self-loop on a layer that cannot run in
+  // place, or naming the layer when its buffers do not fit in memory.
   void Setup(const std::vector<NodeType*>& in,
              const std::vector<NodeType*>& out,
              const LayerContext<xpu, DType>& context);
 
   // Initialises every weight as its settings say; zeroes the gradients;
-  // resets every state to its initial value.
+  // resets every state to its initial value (allocating them first).
   void InitWeights(Random<xpu, DType>* rnd);
-  // Every weight, in declaration order.
+  // Every weight, in declaration order, allocated first (AllocateWeights).
   std::vector<WeightRef<xpu, DType>> Weights();
-  // Every state tensor, in declaration order (empty for most layers).
+  // Every state tensor, in declaration order (empty for most layers),
+  // allocated first (AllocateWeights).
   std::vector<StateRef<xpu, DType>> States();
+  // The tag and shape of every declared weight (of every state), in the
+  // order of Weights() (States()), without allocating anything.
+  std::vector<std::pair<std::string, TShape>> WeightShapes() const;
+  std::vector<std::pair<std::string, TShape>> StateShapes() const;
   // Sets every weight gradient to 0.
   void ZeroGradients();
   // Makes this layer's weights those of `primary`, a layer with the same
@@ -187,12 +243,13 @@ class Layer {
   virtual void OnSetup() {}
 
   // Declares (or, with the same shape, keeps) the weight `tag`; returns its
-  // index for weight()/gradient().
+  // index for weight()/gradient(), which hold the weight from Setup on.
   size_t DeclareWeight(const std::string& tag, const TShape& shape,
                        WeightFill fill, index_t fan_in, index_t fan_out,
                        DType constant = DType(0));
   // Declares (or, with the same shape, keeps) the state `tag`, filled with
-  // `initial` when new and by InitWeights; returns its index for state().
+  // `initial` when allocated and by InitWeights; returns its index for
+  // state(), which holds it from Setup on.
   size_t DeclareState(const std::string& tag, const TShape& shape,
                       DType initial);
   Tensor<xpu, 1, DType> state(size_t index) const {

@@ -3,7 +3,10 @@
 #define UMBRA_LAYERS_LAYER_IMPL_H_
 
 #include <algorithm>
+#include <exception>
+#include <new>
 #include <sstream>
+#include <string>
 
 namespace umbra {
 namespace layers {
@@ -55,14 +58,32 @@ void Layer<xpu, DType>::Configure(const LayerTypeInfo& info,
 template <typename xpu, typename DType>
 std::vector<Shape<4>> Layer<xpu, DType>::InferShapes(
     const std::vector<Shape<4>>& in_shapes, size_t num_outputs) {
-  for (const Shape<4>& s : in_shapes) {
-    if (s.Size() == 0) FailShapes(in_shapes, "non-empty inputs");
+  for (size_t i = 0; i < in_shapes.size(); ++i) {
+    const std::string problem = TensorSizeProblem(in_shapes[i]);
+    if (problem.empty()) continue;
+    if (in_shapes[i].Size() == 0) FailShapes(in_shapes, "non-empty inputs");
+    std::ostringstream os;
+    os << "inputs of positive dimensions and at most 2^40 elements; input " << i
+       << " " << in_shapes[i] << ": " << problem;
+    FailShapes(in_shapes, os.str());
   }
-  std::vector<Shape<4>> out = DoInferShapes(in_shapes, num_outputs);
+  // Until it succeeds, the layer has no output shapes (Setup refuses it).
   in_shapes_ = in_shapes;
-  out_shapes_ = out;
+  out_shapes_.clear();
   in_.clear();
   out_.clear();
+  std::vector<Shape<4>> out = DoInferShapes(in_shapes, num_outputs);
+  for (size_t j = 0; j < out.size(); ++j) {
+    const std::string problem = TensorSizeProblem(out[j]);
+    if (problem.empty()) continue;
+    std::ostringstream os;
+    os << "input shapes " << ShapesToString(in_shapes) << " would make ";
+    if (out.size() > 1) os << "output " << j << " ";
+    os << "the output shape " << out[j] << ": " << problem
+       << "; check the layer's sizes (pad, kernel, stride, channels)";
+    Fail(os.str());
+  }
+  out_shapes_ = out;
   return out;
 }
 
@@ -104,14 +125,76 @@ void Layer<xpu, DType>::Setup(const std::vector<NodeType*>& in,
       Fail("cannot run in place: give it different input and output nodes");
     }
   }
+  AllocateWeights();
   in_ = in;
   out_ = out;
   context_ = context;
-  OnSetup();
+  try {
+    OnSetup();
+  } catch (const std::bad_alloc&) {
+    Fail("out of memory allocating its working buffers for input shapes " +
+         ShapesToString(in_shapes_));
+  }
+}
+
+template <typename xpu, typename DType>
+void Layer<xpu, DType>::AllocateWeights() {
+  // "weight 'wmat' (3,4)".
+  auto named = [](const std::string& what, const TShape& shape) {
+    std::ostringstream os;
+    os << what << shape;
+    return os.str();
+  };
+  // Runs `allocate`; on failure frees what `release` frees and fails
+  // naming `what`.
+  auto attempt = [&](const auto& allocate, const auto& release,
+                     const std::string& what, index_t bytes) {
+    std::string failure;
+    try {
+      allocate();
+      return;
+    } catch (const std::bad_alloc&) {
+      failure = "out of memory";
+    } catch (const std::exception& e) {
+      // A device's own allocation error (GpuError).
+      failure = e.what();
+    }
+    release();
+    std::ostringstream os;
+    os << "cannot allocate " << what << " (" << bytes << " bytes): " << failure;
+    Fail(os.str());
+  };
+  for (const auto& slot : weights_) {
+    // A shared weight's storage is its owner's: whichever layer comes first
+    // allocates it.
+    WeightStorage& storage = *slot->storage;
+    if (storage.data.dptr_ != nullptr) continue;
+    const Shape<1> flat = Shape1(slot->shape.Size());
+    attempt(
+        [&] {
+          storage.data.Resize(flat, DType(0));
+          storage.grad.Resize(flat, DType(0));
+        },
+        [&] {
+          storage.data.Release();
+          storage.grad.Release();
+        },
+        named("weight '" + slot->tag + "' ", slot->shape) + " and its gradient",
+        2 * flat[0] * static_cast<index_t>(sizeof(DType)));
+  }
+  for (const auto& slot : states_) {
+    if (slot->data.dptr_ != nullptr) continue;
+    const Shape<1> flat = Shape1(slot->shape.Size());
+    attempt([&] { slot->data.Resize(flat, slot->initial); },
+            [&] { slot->data.Release(); },
+            named("state '" + slot->tag + "' ", slot->shape),
+            flat[0] * static_cast<index_t>(sizeof(DType)));
+  }
 }
 
 template <typename xpu, typename DType>
 void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
+  AllocateWeights();
   for (const auto& slot : weights_) {
     if (slot->shared) continue;
     InitWeight(slot->fill, settings(slot->tag), slot->fan_in, slot->fan_out,
@@ -123,6 +206,7 @@ void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
 
 template <typename xpu, typename DType>
 std::vector<WeightRef<xpu, DType>> Layer<xpu, DType>::Weights() {
+  AllocateWeights();
   std::vector<WeightRef<xpu, DType>> refs;
   for (const auto& slot : weights_) {
     WeightRef<xpu, DType> ref;
@@ -139,6 +223,7 @@ std::vector<WeightRef<xpu, DType>> Layer<xpu, DType>::Weights() {
 
 template <typename xpu, typename DType>
 std::vector<StateRef<xpu, DType>> Layer<xpu, DType>::States() {
+  AllocateWeights();
   std::vector<StateRef<xpu, DType>> refs;
   for (const auto& slot : states_) {
     StateRef<xpu, DType> ref;
@@ -149,6 +234,22 @@ std::vector<StateRef<xpu, DType>> Layer<xpu, DType>::States() {
     refs.push_back(ref);
   }
   return refs;
+}
+
+template <typename xpu, typename DType>
+std::vector<std::pair<std::string, TShape>> Layer<xpu, DType>::WeightShapes()
+    const {
+  std::vector<std::pair<std::string, TShape>> shapes;
+  for (const auto& slot : weights_) shapes.emplace_back(slot->tag, slot->shape);
+  return shapes;
+}
+
+template <typename xpu, typename DType>
+std::vector<std::pair<std::string, TShape>> Layer<xpu, DType>::StateShapes()
+    const {
+  std::vector<std::pair<std::string, TShape>> shapes;
+  for (const auto& slot : states_) shapes.emplace_back(slot->tag, slot->shape);
+  return shapes;
 }
 
 template <typename xpu, typename DType>
@@ -192,6 +293,14 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
          "', which is not among the weight tags its type registered (" +
          JoinNames(info_.weight_tags) + ")");
   }
+  const std::string problem = TensorSizeProblem(shape);
+  if (!problem.empty()) {
+    std::ostringstream os;
+    os << "input shapes " << ShapesToString(in_shapes_)
+       << " would make weight '" << tag << "' " << shape << ": " << problem
+       << "; check the layer's sizes";
+    Fail(os.str());
+  }
   size_t index = 0;
   while (index < weights_.size() && weights_[index]->tag != tag) ++index;
   if (index == weights_.size()) {
@@ -209,10 +318,11 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
        << slot.shape << " and cannot become " << shape;
     Fail(os.str());
   }
-  if (!(slot.shape == shape) || slot.storage->data.dptr_ == nullptr) {
+  if (!(slot.shape == shape)) {
+    // AllocateWeights allocates it anew.
     slot.shape = shape;
-    slot.storage->data.Resize(Shape1(shape.Size()), DType(0));
-    slot.storage->grad.Resize(Shape1(shape.Size()), DType(0));
+    slot.storage->data.Release();
+    slot.storage->grad.Release();
   }
   return index;
 }
@@ -220,6 +330,13 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
 template <typename xpu, typename DType>
 size_t Layer<xpu, DType>::DeclareState(const std::string& tag,
                                        const TShape& shape, DType initial) {
+  const std::string problem = TensorSizeProblem(shape);
+  if (!problem.empty()) {
+    std::ostringstream os;
+    os << "input shapes " << ShapesToString(in_shapes_) << " would make state '"
+       << tag << "' " << shape << ": " << problem;
+    Fail(os.str());
+  }
   size_t index = 0;
   while (index < states_.size() && states_[index]->tag != tag) ++index;
   if (index == states_.size()) {
@@ -228,9 +345,10 @@ size_t Layer<xpu, DType>::DeclareState(const std::string& tag,
   StateSlot& slot = *states_[index];
   slot.tag = tag;
   slot.initial = initial;
-  if (!(slot.shape == shape) || slot.data.dptr_ == nullptr) {
+  if (!(slot.shape == shape)) {
+    // AllocateWeights allocates it anew.
     slot.shape = shape;
-    slot.data.Resize(Shape1(shape.Size()), initial);
+    slot.data.Release();
   }
   return index;
 }

@@ -268,7 +268,7 @@ TEST(LayerTest, WeightsAreAllocatedAfterInferShapes) {
   }
   EXPECT_THAT(ErrorOf([&] { fc->Weights(); }),
               HasSubstr("layer 'fc1' (fullc): cannot allocate weight 'wmat' "
-                        "and its gradient (1048576,1048576) (8796093022208 "
+                        "(1048576,1048576) and its gradient (8796093022208 "
                         "bytes): out of memory"));
 
   auto small = CreateLayer<cpu, float>("fullc", "fc2", {{"nhidden", "3"}});
