@@ -46,6 +46,28 @@ TEST(ConfigNetTest, OverridesAndTheTrainersErrors) {
   EXPECT_THROW(BuildConfigNet(kTiny, {"input_shape=1,4"}), train::ConfigError);
 }
 
+// Issue 6/7: check refuses a net larger than this machine as the trainer
+// does, at once, naming batch_size and the batch size that fits.
+TEST(ConfigNetTest, RefusesANetLargerThanThisMachine) {
+  // 2 * (4 + 3 + 2) floats per instance: 154 GiB at this batch size.
+  if (train::Network::DeviceMemory() > 2147483647LL * 72) {
+    GTEST_SKIP() << "this machine holds the net";
+  }
+  try {
+    BuildConfigNet(kTiny, {"batch_size=2147483647"});
+    FAIL() << "no error";
+  } catch (const train::ConfigError& e) {
+    EXPECT_EQ(e.key(), "batch_size");
+    const std::string message = e.what();
+    EXPECT_NE(message.find("of physical memory: its nodes take 144.00 GiB at "
+                           "batch_size 2147483647"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("reduce batch_size: at most "), std::string::npos)
+        << message;
+  }
+}
+
 TEST(HumanBytesTest, Units) {
   EXPECT_EQ(HumanBytes(512), "512 B");
   EXPECT_EQ(HumanBytes(1536), "1.50 KiB");

@@ -38,6 +38,14 @@
 // Inputs: node `in`, and with `extra_data_num = N` the extra input nodes
 // in_1 ... in_N (cxxnet's extra data), each of its own shape with the
 // batch size of `in`.
+//
+// Memory: every shape is known before anything is allocated (a layer
+// refuses a shape that overflows or holds more than 2^40 elements), so the
+// constructor adds up what the nodes, weights and states will take
+// (tensor_bytes()) and refuses a net that needs more than the device has
+// (DeviceMemory()): a ConfigError at the line of the layer that needs the
+// most, or at batch_size when the nodes of many layers together do. An
+// allocation that fails all the same names the layer it was for.
 #ifndef UMBRA_TRAIN_NETWORK_H_
 #define UMBRA_TRAIN_NETWORK_H_
 
@@ -46,6 +54,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "layers/layer.h"
 #include "tensor/tensor.h"
 #include "train/config.h"
@@ -53,18 +63,61 @@
 namespace umbra {
 namespace train {
 
+// What a net's tensors take, in bytes of float values; every node and
+// weight has a gradient as large, which total() counts.
+struct NetTensorBytes {
+  // The input nodes.
+  int64_t inputs = 0;
+  // Every node, inputs included, each once (an in-place layer's output is
+  // its input's node).
+  int64_t activations = 0;
+  // Every weight, each once (a share[...] layer's are its primary's).
+  int64_t weights = 0;
+  // Every state (batch_norm's moving averages); they have no gradient.
+  int64_t states = 0;
+  // Per layer: the nodes it writes first (not in place) and its own
+  // weights and states.
+  struct Layer {
+    int64_t outputs = 0;
+    int64_t weights = 0;
+    int64_t states = 0;
+    int64_t total() const { return 2 * (outputs + weights) + states; }
+  };
+  std::vector<Layer> layers;
+
+  int64_t total() const { return 2 * (activations + weights) + states; }
+};
+
+// 1536 -> "1.50 KiB"; below 1 KiB "512 B".
+inline std::string ByteCountText(int64_t bytes) {
+  if (bytes < 1024) return absl::StrCat(bytes, " B");
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = bytes / 1024.0;
+  int unit = 0;
+  while (value >= 1024.0 && unit < 5) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return absl::StrFormat("%.2f %s", value, units[unit]);
+}
+
 template <typename xpu>
 class BasicNetwork {
  public:
   using LayerType = layers::Layer<xpu, float>;
   using NodeType = layers::Node<xpu, float>;
 
+  // For the constructor: the memory of the device (DeviceMemory()).
+  static constexpr int64_t kDeviceMemory = -1;
+
   // Builds the net of `config` for input batches of `input_shapes`
   // (batch, channel, height, width): node in's, then in_1's ... in_N's.
   // Weights are declared but not initialised: call InitWeights or load
-  // them. Throws ConfigError.
+  // them. Throws ConfigError, also when the net's tensors would take more
+  // than `memory_bytes` (kDeviceMemory: DeviceMemory(); 0: no limit).
   BasicNetwork(const TrainConfig& config, const ConfigSchema& schema,
-               const std::vector<Shape<4>>& input_shapes);
+               const std::vector<Shape<4>>& input_shapes,
+               int64_t memory_bytes = kDeviceMemory);
   BasicNetwork(const BasicNetwork&) = delete;
   BasicNetwork& operator=(const BasicNetwork&) = delete;
   ~BasicNetwork();
@@ -117,6 +170,15 @@ class BasicNetwork {
   }
   const NetConfig& net_config() const { return config_; }
   Shape<4> input_shape() const { return shapes_[kInputNode]; }
+  // What the net's tensors take, counted from the shapes before they were
+  // allocated (layers' scratch buffers not included).
+  const NetTensorBytes& tensor_bytes() const { return tensor_bytes_; }
+
+  // The memory of device xpu in bytes: the cpu's physical memory
+  // (sysconf: not what is free now, so the verdict on a config does not
+  // change with the load of the machine), the current gpu's total memory
+  // (cudaMemGetInfo); 0 when it cannot tell.
+  static int64_t DeviceMemory();
 
   // One line per layer: name, type, output shape, parameter count (0 for a
   // share[...] layer); then the total.
@@ -128,6 +190,11 @@ class BasicNetwork {
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);
+  // Fills tensor_bytes_ from the shapes; `writer` is the layer that first
+  // writes each node (-1 for inputs).
+  void CountTensorBytes(const std::vector<int>& writer);
+  // Throws ConfigError when tensor_bytes_ exceeds `memory_bytes`.
+  void CheckMemory(const TrainConfig& config, int64_t memory_bytes) const;
 
   NetConfig config_;
   // Input nodes are the first num_inputs_ nodes: in, in_1, ..., in_N.
@@ -136,6 +203,7 @@ class BasicNetwork {
   // Per layer: whether Backprop should write its inputs' gradients.
   std::vector<bool> prop_grad_;
   std::vector<Shape<4>> shapes_;
+  NetTensorBytes tensor_bytes_;
   std::vector<std::unique_ptr<OwnedNode>> storage_;
   std::vector<NodeType*> nodes_;
   layers::LabelInfo<xpu, float> labels_;

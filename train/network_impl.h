@@ -4,8 +4,14 @@
 #ifndef UMBRA_TRAIN_NETWORK_IMPL_H_
 #define UMBRA_TRAIN_NETWORK_IMPL_H_
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <exception>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -13,6 +19,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -20,6 +27,11 @@
 #include "layers/layer_registry.h"
 #include "train/config_schema.h"
 #include "train/network.h"
+
+#ifdef UMBRA_USE_CUDA
+// The gpu instantiation (model_gpu.cc) asks the runtime for the memory.
+#include <cuda_runtime_api.h>
+#endif
 
 namespace umbra {
 namespace train {
@@ -64,6 +76,46 @@ inline std::string NodeLabel(const NetConfig& net, int node) {
   return absl::StrCat("node '", info.name, "'");
 }
 
+// What BasicNetwork::DeviceMemory says for each device (0: unknown), and
+// how messages name that memory.
+inline int64_t DeviceMemoryBytes(cpu*) {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<int64_t>(pages) * page_size;
+}
+inline const char* DeviceMemoryName(cpu*) { return "physical memory"; }
+#ifdef UMBRA_USE_CUDA
+inline int64_t DeviceMemoryBytes(gpu*) {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();  // clears the error, which is not sticky
+    return 0;
+  }
+  return static_cast<int64_t>(total_bytes);
+}
+inline const char* DeviceMemoryName(gpu*) { return "GPU memory"; }
+#endif
+
+// The setting of `layer` (its own lines; a share[...] layer's are its
+// primary's) with the largest whole-number value, the likeliest size to
+// reduce; nullptr when none has one.
+inline const ConfigEntry* LargestSizeSetting(const NetConfig& net,
+                                             const LayerDeclaration& layer) {
+  const LayerDeclaration& own =
+      layer.shared_with >= 0 ? net.layers[layer.shared_with] : layer;
+  const ConfigEntry* largest = nullptr;
+  int64_t largest_value = 1;
+  for (const ConfigEntry& entry : own.settings) {
+    int64_t value = 0;
+    if (absl::SimpleAtoi(entry.value, &value) && value > largest_value) {
+      largest = &entry;
+      largest_value = value;
+    }
+  }
+  return largest;
+}
+
 // Whether every element of `t` is finite (a gpu tensor is copied to the
 // host first).
 template <typename xpu>
@@ -93,7 +145,8 @@ struct BasicNetwork<xpu>::OwnedNode {
 template <typename xpu>
 BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
                                 const ConfigSchema& schema,
-                                const std::vector<Shape<4>>& input_shapes)
+                                const std::vector<Shape<4>>& input_shapes,
+                                int64_t memory_bytes)
     : config_(config.net) {
   const NetConfig& net = config_;
   if (net.layers.empty()) {
@@ -131,6 +184,19 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
           absl::StrCat("input node '", net.NodeName(n), "' gets batches of ",
                        input_shapes[n][0], " instances but node 'in' of ",
                        input_shapes[0][0]));
+    }
+    const std::string problem = layers::TensorSizeProblem(input_shapes[n]);
+    if (!problem.empty()) {
+      const ConfigEntry* batch = config.FindGlobal("batch_size");
+      throw ConfigError(
+          batch != nullptr ? batch->location
+                           : SourceLocation::File(config.source, 0),
+          "batch_size",
+          absl::StrCat("key 'batch_size': input node '", net.NodeName(n),
+                       "' would be ", ShapeText(input_shapes[n]),
+                       " (batch_size, then the ",
+                       n == 0 ? "input_shape" : "extra_data_shape",
+                       "): ", problem, "; reduce batch_size"));
     }
     shapes_[n] = input_shapes[n];
     known[n] = true;
@@ -178,6 +244,15 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     } catch (const layers::LayerError& e) {
       throw ConfigError(layer.declaration.location, layer.declaration.key,
                         e.what());
+    } catch (const std::bad_alloc&) {
+      std::string inputs;
+      for (const Shape<4>& shape : in_shapes) {
+        absl::StrAppend(&inputs, inputs.empty() ? "" : ", ", ShapeText(shape));
+      }
+      throw internal::LayerConfigError(
+          layer, absl::StrCat("out of memory while inferring its shapes from "
+                              "its input ",
+                              inputs));
     }
     for (size_t j = 0; j < layer.outputs.size(); ++j) {
       const int node = layer.outputs[j];
@@ -215,13 +290,44 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     if (layer.shared_with >= 0) ShareWeights(layer.index);
   }
 
+  // Nothing big is allocated yet: the shapes say what will be.
+  CountTensorBytes(writer);
+  CheckMemory(config, memory_bytes);
+
   nodes_.assign(num_nodes, nullptr);
   for (size_t n = 0; n < num_nodes; ++n) {
     if (!known[n]) continue;
     storage_.push_back(std::make_unique<OwnedNode>());
     OwnedNode& owned = *storage_.back();
-    owned.data.Resize(shapes_[n], 0.0f);
-    owned.grad.Resize(shapes_[n], 0.0f);
+    std::string failure;
+    try {
+      owned.data.Resize(shapes_[n], 0.0f);
+      owned.grad.Resize(shapes_[n], 0.0f);
+    } catch (const std::bad_alloc&) {
+      failure = "out of memory";
+    } catch (const std::exception& e) {
+      failure = e.what();  // the device's allocation error
+    }
+    if (!failure.empty()) {
+      storage_.pop_back();
+      const std::string what = absl::StrCat(
+          ShapeText(shapes_[n]), " and its gradient (",
+          ByteCountText(2 * static_cast<int64_t>(shapes_[n].Size()) *
+                        static_cast<int64_t>(sizeof(float))),
+          "): ", failure);
+      if (writer[n] >= 0) {
+        throw internal::LayerConfigError(
+            net.layers[writer[n]],
+            absl::StrCat("cannot allocate its output ", what));
+      }
+      const ConfigEntry* batch = config.FindGlobal("batch_size");
+      throw ConfigError(
+          batch != nullptr ? batch->location
+                           : SourceLocation::File(config.source, 0),
+          "batch_size",
+          absl::StrCat("key 'batch_size': cannot allocate input node '",
+                       net.NodeName(n), "' ", what, "; reduce batch_size"));
+    }
     owned.node.data = owned.data.view();
     owned.node.grad = owned.grad.view();
     nodes_[n] = &owned.node;
@@ -239,8 +345,149 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     } catch (const layers::LayerError& e) {
       throw ConfigError(layer.declaration.location, layer.declaration.key,
                         e.what());
+    } catch (const std::bad_alloc&) {
+      throw internal::LayerConfigError(
+          layer,
+          "out of memory while setting it up (its weights and "
+          "working buffers)");
     }
   }
+}
+
+template <typename xpu>
+int64_t BasicNetwork<xpu>::DeviceMemory() {
+  return internal::DeviceMemoryBytes(static_cast<xpu*>(nullptr));
+}
+
+template <typename xpu>
+void BasicNetwork<xpu>::CountTensorBytes(const std::vector<int>& writer) {
+  constexpr int64_t kFloat = sizeof(float);
+  NetTensorBytes& bytes = tensor_bytes_;
+  bytes = NetTensorBytes();
+  bytes.layers.resize(layers_.size());
+  for (size_t n = 0; n < shapes_.size(); ++n) {
+    if (n >= num_inputs_ && writer[n] < 0) continue;  // no layer writes it
+    const int64_t node = static_cast<int64_t>(shapes_[n].Size()) * kFloat;
+    bytes.activations += node;
+    if (n < num_inputs_) {
+      bytes.inputs += node;
+    } else {
+      bytes.layers[writer[n]].outputs += node;
+    }
+  }
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (config_.layers[i].shared_with >= 0) continue;
+    NetTensorBytes::Layer& layer = bytes.layers[i];
+    for (const auto& weight : layers_[i]->WeightShapes()) {
+      layer.weights += static_cast<int64_t>(weight.second.Size()) * kFloat;
+    }
+    for (const auto& state : layers_[i]->StateShapes()) {
+      layer.states += static_cast<int64_t>(state.second.Size()) * kFloat;
+    }
+    bytes.weights += layer.weights;
+    bytes.states += layer.states;
+  }
+}
+
+template <typename xpu>
+void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
+                                    int64_t memory_bytes) const {
+  const bool device = memory_bytes == kDeviceMemory;
+  const int64_t available = device ? DeviceMemory() : memory_bytes;
+  const NetTensorBytes& bytes = tensor_bytes_;
+  const int64_t total = bytes.total();
+  if (available <= 0 || total <= available) return;
+  const std::string verdict = absl::StrCat(
+      "the net needs ", ByteCountText(total),
+      " for its nodes and weights (gradients included) but ",
+      device
+          ? absl::StrCat("this machine has ", ByteCountText(available), " of ",
+                         internal::DeviceMemoryName(static_cast<xpu*>(nullptr)))
+          : absl::StrCat("it may take only ", ByteCountText(available)));
+  const int64_t batch = shapes_[kInputNode][0];
+  // The batch size that would fit: weights and states do not grow with it.
+  const int64_t per_instance = 2 * bytes.activations / batch;
+  const int64_t fixed = 2 * bytes.weights + bytes.states;
+  const int64_t fitting =
+      available > fixed ? (available - fixed) / per_instance : 0;
+
+  size_t largest = 0;
+  for (size_t i = 1; i < bytes.layers.size(); ++i) {
+    if (bytes.layers[i].total() > bytes.layers[largest].total()) largest = i;
+  }
+  const NetTensorBytes::Layer& need = bytes.layers[largest];
+  const LayerDeclaration& layer = config_.layers[largest];
+  // The nodes that layer writes (not in place).
+  std::vector<std::string> outputs;
+  for (int node : layer.outputs) {
+    if (std::find(layer.inputs.begin(), layer.inputs.end(), node) ==
+        layer.inputs.end()) {
+      outputs.push_back(ShapeText(shapes_[node]));
+    }
+  }
+  auto global_location = [&](const char* key) {
+    const ConfigEntry* at = config.FindGlobal(key);
+    return at != nullptr ? at->location
+                         : SourceLocation::File(config.source, 0);
+  };
+
+  // batch_size when a smaller batch fits and the nodes take most of it.
+  if (fitting >= 1 && 2 * 2 * bytes.activations >= total) {
+    throw ConfigError(
+        global_location("batch_size"), "batch_size",
+        absl::StrCat("key 'batch_size': ", verdict, ": its nodes take ",
+                     ByteCountText(2 * bytes.activations), " at batch_size ",
+                     batch, " (", ByteCountText(per_instance),
+                     " per instance; the most for ", layer.Describe(), " at ",
+                     layer.declaration.location.ToString(), ", output ",
+                     absl::StrJoin(outputs, ", "),
+                     "); reduce batch_size: at most ", fitting, " would fit"));
+  }
+  const std::string batch_advice =
+      fitting >= 1 ? absl::StrCat(" or batch_size (", batch, "; at most ",
+                                  fitting, " would fit)")
+                   : std::string("; even batch_size 1 would not fit");
+  // input_shape when even one instance's input does not fit beside the
+  // weights and is more than any layer needs.
+  if (2 * bytes.inputs >= need.total()) {
+    throw ConfigError(global_location("input_shape"), "input_shape",
+                      absl::StrCat("key 'input_shape': ", verdict,
+                                   ": the input nodes alone take ",
+                                   ByteCountText(2 * bytes.inputs), " (",
+                                   ShapeText(shapes_[kInputNode]),
+                                   "); reduce input_shape", batch_advice));
+  }
+  // Else the layer that needs the most.
+  std::vector<std::string> parts;
+  if (need.outputs > 0) {
+    parts.push_back(absl::StrCat(ByteCountText(2 * need.outputs),
+                                 " for its output ",
+                                 absl::StrJoin(outputs, ", ")));
+  }
+  if (need.weights > 0) {
+    std::vector<std::string> weights;
+    for (const auto& weight : layers_[largest]->WeightShapes()) {
+      std::ostringstream os;
+      os << weight.first << " " << weight.second;
+      weights.push_back(os.str());
+    }
+    parts.push_back(absl::StrCat(ByteCountText(2 * need.weights),
+                                 " for its weights ",
+                                 absl::StrJoin(weights, ", ")));
+  }
+  if (need.states > 0) {
+    parts.push_back(
+        absl::StrCat(ByteCountText(need.states), " for its states"));
+  }
+  const ConfigEntry* size = internal::LargestSizeSetting(config_, layer);
+  throw internal::LayerConfigError(
+      layer,
+      absl::StrCat(
+          verdict, "; this layer alone needs ", ByteCountText(need.total()),
+          " (gradients included): ", absl::StrJoin(parts, " and "), "; reduce ",
+          size != nullptr ? absl::StrCat(size->key, " (", size->value, ")")
+                          : std::string("its sizes"),
+          need.outputs > 0 ? batch_advice : std::string()));
 }
 
 template <typename xpu>
@@ -250,16 +497,17 @@ template <typename xpu>
 void BasicNetwork<xpu>::ShareWeights(size_t index) {
   const LayerDeclaration& layer = config_.layers[index];
   const LayerDeclaration& primary = config_.layers[layer.shared_with];
-  const std::vector<layers::WeightRef<xpu, float>> own =
-      layers_[index]->Weights();
-  const std::vector<layers::WeightRef<xpu, float>> shared =
-      layers_[layer.shared_with]->Weights();
+  // Shapes only: nothing is allocated before CheckMemory.
+  const std::vector<std::pair<std::string, TShape>> own =
+      layers_[index]->WeightShapes();
+  const std::vector<std::pair<std::string, TShape>> shared =
+      layers_[layer.shared_with]->WeightShapes();
   std::vector<std::string> differences;
-  for (size_t i = 0; i < own.size(); ++i) {
-    if (own[i].shape != shared[i].shape) {
+  for (size_t i = 0; i < own.size() && i < shared.size(); ++i) {
+    if (own[i].second != shared[i].second) {
       std::ostringstream os;
-      os << own[i].tag << " " << own[i].shape << " here, " << shared[i].shape
-         << " in " << primary.name;
+      os << own[i].first << " " << own[i].second << " here, "
+         << shared[i].second << " in " << primary.name;
       differences.push_back(os.str());
     }
   }

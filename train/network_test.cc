@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "train/config.h"
 #include "train/trainer_schema.h"
@@ -16,6 +19,8 @@
 namespace umbra {
 namespace train {
 namespace {
+
+using ::testing::HasSubstr;
 
 const char kHeader[] = "netconfig = start\n";  // line 1
 
@@ -258,6 +263,205 @@ TEST(NetworkTest, BadValueIsReportedAtItsLine) {
                        "  bias:eta = 0.1\n")
                 .substr(0, 11),
             "net.conf:4:");
+}
+
+// Issue 6/7: the memory check and the shape checks.
+
+// Builds the net of `layers` (lines 2...), then `globals`, for `input`,
+// allowing its tensors `memory_bytes`; the ConfigError's message.
+std::string MemoryError(const std::string& layers, const std::string& globals,
+                        const Shape<4>& input, int64_t memory_bytes) {
+  const TrainConfig config = ParseTrainConfigText(
+      std::string(kHeader) + layers + "netconfig = end\n" + globals,
+      "net.conf");
+  const KeySchema schema = MakeTrainerSchema();
+  ValidateTrainConfig(config, schema);
+  try {
+    Network net(config, schema, {input}, memory_bytes);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a ConfigError for\n" << layers;
+  return "";
+}
+
+// What tools/check reports and the memory check compares: counted from the
+// shapes, each node and weight once, gradients as large.
+TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
+  std::unique_ptr<Network> net = Build(
+      "layer[in->h] = fullc:fc1\n"
+      "  nhidden = 8\n"
+      "layer[h->h] = relu\n"
+      "layer[h->b] = batch_norm:bn\n"
+      "layer[b->c] = share[fc1]\n"
+      "layer[c->out] = fullc:fc2\n"
+      "  nhidden = 3\n"
+      "layer[out->out] = softmax\n");
+  const NetTensorBytes& bytes = net->tensor_bytes();
+  constexpr int64_t kFloat = sizeof(float);
+  EXPECT_EQ(bytes.inputs, 10 * 8 * kFloat);
+  // in, h, b, c, out; relu and softmax write in place.
+  EXPECT_EQ(bytes.activations, 10 * (8 + 8 + 8 + 8 + 3) * kFloat);
+  // fc1 once (share[fc1] has none of its own), bn's gamma and beta, fc2.
+  EXPECT_EQ(bytes.weights, (8 * 8 + 8 + 2 * 8 + 3 * 8 + 3) * kFloat);
+  EXPECT_EQ(bytes.weights, net->NumParameters() * kFloat);
+  EXPECT_EQ(bytes.states, 2 * 8 * kFloat);  // bn's moving mean and variance
+  ASSERT_EQ(bytes.layers.size(), 6u);
+  EXPECT_EQ(bytes.layers[0].outputs, 10 * 8 * kFloat);
+  EXPECT_EQ(bytes.layers[0].weights, (8 * 8 + 8) * kFloat);
+  EXPECT_EQ(bytes.layers[1].outputs, 0);  // in place
+  EXPECT_EQ(bytes.layers[3].weights, 0);  // shared
+  EXPECT_EQ(bytes.total(),
+            2 * (bytes.activations + bytes.weights) + bytes.states);
+  // What was then allocated: every node once, every weight once.
+  int64_t allocated = 0;
+  for (const char* node : {"in", "h", "b", "c", "out"}) {
+    allocated +=
+        2 *
+        static_cast<int64_t>(
+            net->NodeData(net->net_config().FindNode(node)).shape_.Size()) *
+        kFloat;
+  }
+  for (const auto& weight : net->Weights()) {
+    allocated += 2 * static_cast<int64_t>(weight.data.shape_.Size()) * kFloat;
+  }
+  for (const auto& state : net->States()) {
+    allocated += static_cast<int64_t>(state.data.shape_.Size()) * kFloat;
+  }
+  EXPECT_EQ(bytes.total(), allocated);
+}
+
+// A layer too big for any batch size is blamed at its line, with what it
+// needs and the setting to reduce.
+TEST(NetworkTest, RefusesANetLargerThanTheMemoryAtTheLayer) {
+  const std::string error = MemoryError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 100000\n"
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n",
+      "", Shape4(10, 1, 1, 8), 1 << 20);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer fc1 (fullc): the net needs 16.02 MiB "
+                               "for its nodes and weights (gradients "
+                               "included) but it may take only 1.00 MiB; "
+                               "this layer alone needs"));
+  EXPECT_THAT(error, HasSubstr("for its output (10,1,1,100000)"));
+  EXPECT_THAT(error, HasSubstr("for its weights wmat (100000,8), bias "
+                               "(100000,)"));
+  EXPECT_THAT(error, HasSubstr("reduce nhidden (100000); even batch_size 1 "
+                               "would not fit"));
+  // The limit is what the net needs: it builds.
+  const TrainConfig config = ParseTrainConfigText(
+      std::string(kHeader) + "layer[in->a] = fullc:fc1\n  nhidden = 4\n" +
+          "netconfig = end\n",
+      "net.conf");
+  const KeySchema schema = MakeTrainerSchema();
+  Network probe(config, schema, {Shape4(10, 1, 1, 8)}, 0);  // no limit
+  Network exact(config, schema, {Shape4(10, 1, 1, 8)},
+                probe.tensor_bytes().total());
+  EXPECT_THAT(
+      [&] {
+        Network over(config, schema, {Shape4(10, 1, 1, 8)},
+                     probe.tensor_bytes().total() - 1);
+      },
+      ::testing::Throws<ConfigError>());
+}
+
+// When the nodes take most of it and a smaller batch fits: batch_size's
+// line, with the batch size that fits.
+TEST(NetworkTest, RefusesABatchTooLargeForTheMemoryAtBatchSize) {
+  // Per instance 2 * (8 + 16 + 2) floats = 208 B; weights and gradients
+  // 2 * (8 * 16 + 16 + 16 * 2 + 2) floats = 1424 B.
+  const std::string error = MemoryError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 16\n"
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n",
+      "batch_size = 1000\n", Shape4(1000, 1, 1, 8), 1424 + 208 * 100 + 207);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:7:") << error;
+  EXPECT_THAT(error, HasSubstr("its nodes take 203.12 KiB at batch_size 1000 "
+                               "(208 B per instance; the most for layer fc1 "
+                               "(fullc) at net.conf:2, output (1000,1,1,16)); "
+                               "reduce batch_size: at most 100 would fit"));
+}
+
+// With the device's own memory: a net no machine holds is refused before
+// anything is allocated (this test would otherwise run out of memory).
+TEST(NetworkTest, RefusesANetLargerThanThisMachine) {
+  const int64_t memory = Network::DeviceMemory();
+  ASSERT_GT(memory, 0);
+  const std::string layers =
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 2000000000\n"  // wmat (2e9, 500): 8 TB with gradients
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n";
+  if (memory > (int64_t{8} << 40)) GTEST_SKIP() << "this machine is huge";
+  const std::string error =
+      MemoryError(layers, "", Shape4(1, 1, 1, 500), Network::kDeviceMemory);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("but this machine has "));
+  EXPECT_THAT(error, HasSubstr(" of physical memory; this layer alone needs "));
+  EXPECT_THAT(error, HasSubstr("wmat (2000000000,500)"));
+  EXPECT_THAT(error, HasSubstr("reduce nhidden (2000000000)"));
+}
+
+// A shape that overflows is refused by the layer that makes it, not by the
+// next one.
+TEST(NetworkTest, ShapeOverflowIsBlamedOnTheLayerThatMakesIt) {
+  const std::string error = MemoryError(
+      "layer[in->a] = conv:conv1\n"
+      "  kernel_size = 1\n"
+      "  nchannel = 2\n"
+      "  pad = 2147483647\n"
+      "layer[a->b] = flatten\n"
+      "layer[b->c] = fullc:fc1\n"
+      "  nhidden = 2\n",
+      "", Shape4(8, 1, 2, 2), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer 'conv1' (conv): input shapes "
+                               "[(8,1,2,2)] would make the output shape "
+                               "(8,2,4294967296,4294967296)"));
+  // An input batch that cannot be a tensor: at batch_size.
+  const std::string input =
+      MemoryError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                  "batch_size = 3\n", Shape4(2147483647, 1, 1, 1000000), 0);
+  EXPECT_EQ(input.substr(0, 11), "net.conf:5:") << input;
+  EXPECT_THAT(input, HasSubstr("input node 'in' would be "
+                               "(2147483647,1,1,1000000) (batch_size, then "
+                               "the input_shape): it has 2.15e+15 elements"));
+}
+
+// An allocation that fails all the same (here with the check off) names
+// the layer it was for.
+TEST(NetworkTest, FailedAllocationNamesTheLayer) {
+  std::ifstream overcommit("/proc/sys/vm/overcommit_memory");
+  int mode = 0;
+  if (overcommit >> mode && mode == 1) {
+    GTEST_SKIP() << "the kernel grants any allocation (overcommit 1)";
+  }
+  const std::string huge = "  nhidden = 1048576\n";
+  // Its weight wmat (2^20, 2^20): 4 TiB.
+  std::string error = MemoryError("layer[in->a] = fullc:fc1\n" + huge, "",
+                                  Shape4(1, 1, 1, 1048576), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc): cannot allocate weight "
+                               "'wmat' (1048576,1048576) and its gradient "
+                               "(8796093022208 bytes): out of memory"));
+  // Its output (2^20, 1, 1, 2^20).
+  error = MemoryError("layer[in->a] = fullc:fc1\n" + huge, "",
+                      Shape4(1048576, 1, 1, 1), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer fc1 (fullc): cannot allocate its output "
+                               "(1048576,1,1,1048576) and its gradient (8.00 "
+                               "TiB): out of memory"));
+  // The input batch: at batch_size.
+  error =
+      MemoryError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                  "batch_size = 1048576\n", Shape4(1048576, 1, 1, 1048576), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:5:") << error;
+  EXPECT_THAT(error, HasSubstr("cannot allocate input node 'in' "
+                               "(1048576,1,1,1048576) and its gradient (8.00 "
+                               "TiB): out of memory; reduce batch_size"));
 }
 
 }  // namespace
