@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <utility>
 
@@ -54,8 +55,18 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
   std::iota(order_.begin(), order_.end(), index_t{0});
   if (param_.shuffle) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
   const Shape<3> out = transform_.output_shape();
-  batch_.Resize(Shape4(batch.batch_size, out[0], out[1], out[2]),
-                dataset_->label_width(), dataset_->extra_shapes());
+  try {
+    batch_.Resize(Shape4(batch.batch_size, out[0], out[1], out[2]),
+                  dataset_->label_width(), dataset_->extra_shapes());
+  } catch (const std::bad_alloc&) {
+    throw DataError(
+        absl::StrFormat("key 'batch_size': out of memory for a batch of %d "
+                        "instances of %d floats each (%.3g GB); reduce "
+                        "batch_size",
+                        batch.batch_size, out.Size(),
+                        4e-9 * batch.batch_size * out.Size()),
+        "batch_size");
+  }
   if (!param_.silent) {
     std::cerr << absl::StrFormat(
         "data: %s: %d instances, batch %d,%d,%d,%d, shuffle=%d, "
