@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -24,15 +22,9 @@ namespace {
 
 using testing::BlobsConfig;
 using testing::NewTestDir;
+using testing::ReadText;
 using testing::RunTrainer;
 using testing::WriteText;
-
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 std::string ReadError(const std::string& path) {
   try {
@@ -69,14 +61,14 @@ TEST(CheckpointTest, RoundTrip) {
   // No temporary file is left behind.
   WriteCheckpoint(CheckpointPath(dir, 12), SmallCheckpoint());
   EXPECT_EQ(NewestCheckpoint(dir), dir + "/0012.model");
-  EXPECT_EQ(ReadBytes(path + ".tmp-" + std::to_string(getpid())), "");
+  EXPECT_EQ(ReadText(path + ".tmp-" + std::to_string(getpid())), "");
 }
 
 TEST(CheckpointTest, RefusesTruncatedFiles) {
   const std::string dir = NewTestDir("cut");
   const std::string path = CheckpointPath(dir, 1);
   WriteCheckpoint(path, SmallCheckpoint());
-  const std::string bytes = ReadBytes(path);
+  const std::string bytes = ReadText(path);
   // Cut anywhere: in the magic, the version, the payload or the checksum.
   for (size_t keep = 1; keep < bytes.size(); ++keep) {
     WriteText(path, bytes.substr(0, keep));
@@ -95,7 +87,7 @@ TEST(CheckpointTest, RefusesCorruptedFiles) {
   const std::string dir = NewTestDir("corrupted");
   const std::string path = CheckpointPath(dir, 1);
   WriteCheckpoint(path, SmallCheckpoint());
-  std::string bytes = ReadBytes(path);
+  std::string bytes = ReadText(path);
   bytes[bytes.size() - 20] ^= 0x10;  // inside the weight's values
   WriteText(path, bytes);
   const std::string error = ReadError(path);
@@ -240,7 +232,7 @@ TEST(NewFileTest, AppearsWhenComplete) {
   EXPECT_FALSE(Exists(path));
   EXPECT_TRUE(Exists(file.temp_path()));
   file.Commit();
-  EXPECT_EQ(ReadBytes(path), "1,2\n3,4\n");
+  EXPECT_EQ(ReadText(path), "1,2\n3,4\n");
   EXPECT_FALSE(Exists(file.temp_path()));
 }
 
@@ -264,7 +256,7 @@ TEST(NewFileTest, RefusesAnExistingFile) {
             absl::StrCat("'", path,
                          "' exists, and umbra does not overwrite files: "
                          "remove it or name another file"));
-  EXPECT_EQ(ReadBytes(path), "keep\n");
+  EXPECT_EQ(ReadText(path), "keep\n");
   EXPECT_EQ(NewFileError(dir),
             absl::StrCat("'", dir,
                          "' exists (a directory), and umbra does not "
@@ -292,8 +284,8 @@ TEST(NewFileTest, KeepsAFileThatAppearedMeanwhile) {
                            "not overwrite files: the output is in '",
                            file.temp_path(), "'"));
   }
-  EXPECT_EQ(ReadBytes(path), "theirs\n");
-  EXPECT_EQ(ReadBytes(file.temp_path()), "ours\n");
+  EXPECT_EQ(ReadText(path), "theirs\n");
+  EXPECT_EQ(ReadText(file.temp_path()), "ours\n");
 }
 
 TEST(CheckpointTest, RefusesACheckpointOfAnotherNet) {

@@ -24,19 +24,28 @@ using ::testing::HasSubstr;
 
 const char kHeader[] = "netconfig = start\n";  // line 1
 
-// Builds the net of `layers` (lines 2...) for input (10, 1, 1, 8).
-std::unique_ptr<Network> Build(const std::string& layers) {
+// Builds the net of `layers` (lines 2...), then `globals`, for `input`,
+// allowing its tensors `memory_bytes` (as Network's constructor takes it).
+std::unique_ptr<Network> Build(const std::string& layers,
+                               const std::string& globals = "",
+                               const Shape<4>& input = Shape4(10, 1, 1, 8),
+                               int64_t memory_bytes = Network::kDeviceMemory) {
   const TrainConfig config = ParseTrainConfigText(
-      std::string(kHeader) + layers + "netconfig = end\n", "net.conf");
+      std::string(kHeader) + layers + "netconfig = end\n" + globals,
+      "net.conf");
   const KeySchema schema = MakeTrainerSchema();
   ValidateTrainConfig(config, schema);
-  return std::make_unique<Network>(config, schema,
-                                   std::vector<Shape<4>>{Shape4(10, 1, 1, 8)});
+  return std::make_unique<Network>(config, schema, std::vector<Shape<4>>{input},
+                                   memory_bytes);
 }
 
-std::string BuildError(const std::string& layers) {
+// Build's ConfigError message.
+std::string BuildError(const std::string& layers,
+                       const std::string& globals = "",
+                       const Shape<4>& input = Shape4(10, 1, 1, 8),
+                       int64_t memory_bytes = Network::kDeviceMemory) {
   try {
-    Build(layers);
+    Build(layers, globals, input, memory_bytes);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -267,24 +276,6 @@ TEST(NetworkTest, BadValueIsReportedAtItsLine) {
 
 // Issue 6/7: the memory check and the shape checks.
 
-// Builds the net of `layers` (lines 2...), then `globals`, for `input`,
-// allowing its tensors `memory_bytes`; the ConfigError's message.
-std::string MemoryError(const std::string& layers, const std::string& globals,
-                        const Shape<4>& input, int64_t memory_bytes) {
-  const TrainConfig config = ParseTrainConfigText(
-      std::string(kHeader) + layers + "netconfig = end\n" + globals,
-      "net.conf");
-  const KeySchema schema = MakeTrainerSchema();
-  ValidateTrainConfig(config, schema);
-  try {
-    Network net(config, schema, {input}, memory_bytes);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ConfigError for\n" << layers;
-  return "";
-}
-
 // What tools/check reports and the memory check compares: counted from the
 // shapes, each node and weight once, gradients as large.
 TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
@@ -334,7 +325,7 @@ TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
 // A layer too big for any batch size is blamed at its line, with what it
 // needs and the setting to reduce.
 TEST(NetworkTest, RefusesANetLargerThanTheMemoryAtTheLayer) {
-  const std::string error = MemoryError(
+  const std::string error = BuildError(
       "layer[in->a] = fullc:fc1\n"
       "  nhidden = 100000\n"
       "layer[a->b] = fullc:fc2\n"
@@ -372,7 +363,7 @@ TEST(NetworkTest, RefusesANetLargerThanTheMemoryAtTheLayer) {
 TEST(NetworkTest, RefusesABatchTooLargeForTheMemoryAtBatchSize) {
   // Per instance 2 * (8 + 16 + 2) floats = 208 B; weights and gradients
   // 2 * (8 * 16 + 16 + 16 * 2 + 2) floats = 1424 B.
-  const std::string error = MemoryError(
+  const std::string error = BuildError(
       "layer[in->a] = fullc:fc1\n"
       "  nhidden = 16\n"
       "layer[a->b] = fullc:fc2\n"
@@ -397,7 +388,7 @@ TEST(NetworkTest, RefusesANetLargerThanThisMachine) {
       "  nhidden = 2\n";
   if (memory > (int64_t{8} << 40)) GTEST_SKIP() << "this machine is huge";
   const std::string error =
-      MemoryError(layers, "", Shape4(1, 1, 1, 500), Network::kDeviceMemory);
+      BuildError(layers, "", Shape4(1, 1, 1, 500), Network::kDeviceMemory);
   EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
   EXPECT_THAT(error, HasSubstr("but this machine has "));
   EXPECT_THAT(error, HasSubstr(" of physical memory; this layer alone needs "));
@@ -408,7 +399,7 @@ TEST(NetworkTest, RefusesANetLargerThanThisMachine) {
 // A shape that overflows is refused by the layer that makes it, not by the
 // next one.
 TEST(NetworkTest, ShapeOverflowIsBlamedOnTheLayerThatMakesIt) {
-  const std::string error = MemoryError(
+  const std::string error = BuildError(
       "layer[in->a] = conv:conv1\n"
       "  kernel_size = 1\n"
       "  nchannel = 2\n"
@@ -423,8 +414,8 @@ TEST(NetworkTest, ShapeOverflowIsBlamedOnTheLayerThatMakesIt) {
                                "(8,2,4294967296,4294967296)"));
   // An input batch that cannot be a tensor: at batch_size.
   const std::string input =
-      MemoryError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
-                  "batch_size = 3\n", Shape4(2147483647, 1, 1, 1000000), 0);
+      BuildError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                 "batch_size = 3\n", Shape4(2147483647, 1, 1, 1000000), 0);
   EXPECT_EQ(input.substr(0, 11), "net.conf:5:") << input;
   EXPECT_THAT(input, HasSubstr("input node 'in' would be "
                                "(2147483647,1,1,1000000) (batch_size, then "
@@ -441,23 +432,23 @@ TEST(NetworkTest, FailedAllocationNamesTheLayer) {
   }
   const std::string huge = "  nhidden = 1048576\n";
   // Its weight wmat (2^20, 2^20): 4 TiB.
-  std::string error = MemoryError("layer[in->a] = fullc:fc1\n" + huge, "",
-                                  Shape4(1, 1, 1, 1048576), 0);
+  std::string error = BuildError("layer[in->a] = fullc:fc1\n" + huge, "",
+                                 Shape4(1, 1, 1, 1048576), 0);
   EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
   EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc): cannot allocate weight "
                                "'wmat' (1048576,1048576) and its gradient "
                                "(8796093022208 bytes): out of memory"));
   // Its output (2^20, 1, 1, 2^20).
-  error = MemoryError("layer[in->a] = fullc:fc1\n" + huge, "",
-                      Shape4(1048576, 1, 1, 1), 0);
+  error = BuildError("layer[in->a] = fullc:fc1\n" + huge, "",
+                     Shape4(1048576, 1, 1, 1), 0);
   EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
   EXPECT_THAT(error, HasSubstr("layer fc1 (fullc): cannot allocate its output "
                                "(1048576,1,1,1048576) and its gradient (8.00 "
                                "TiB): out of memory"));
   // The input batch: at batch_size.
   error =
-      MemoryError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
-                  "batch_size = 1048576\n", Shape4(1048576, 1, 1, 1048576), 0);
+      BuildError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                 "batch_size = 1048576\n", Shape4(1048576, 1, 1, 1048576), 0);
   EXPECT_EQ(error.substr(0, 11), "net.conf:5:") << error;
   EXPECT_THAT(error, HasSubstr("cannot allocate input node 'in' "
                                "(1048576,1,1,1048576) and its gradient (8.00 "

@@ -4,8 +4,6 @@
 #include <dirent.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,15 +21,9 @@ namespace {
 
 using testing::BlobsConfig;
 using testing::NewTestDir;
+using testing::ReadText;
 using testing::RunTrainer;
 using testing::WriteText;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> FileNames(const std::string& dir) {
   std::vector<std::string> names;
@@ -87,7 +79,7 @@ TEST(TrainerTasksTest, PredRefusesAnExistingFile) {
               absl::StrCat("'", output,
                            "' exists, and umbra does not overwrite files: "
                            "remove it or name another file"));
-    EXPECT_EQ(ReadAll(output), "keep\n");
+    EXPECT_EQ(ReadText(output), "keep\n");
   }
   for (const std::string& name : FileNames(dir)) {
     EXPECT_FALSE(absl::StrContains(name, ".tmp")) << name;
@@ -98,11 +90,11 @@ TEST(TrainerTasksTest, PredNeverOverwritesItsOwnData) {
   const std::string dir = NewTestDir("pred_own_data");
   const std::string data = dir + "/test.csv";
   const std::string config = PredConfig(dir, data, data);
-  const std::string before = ReadAll(data);
+  const std::string before = ReadText(data);
   RunTrainer(dir, config, {"num_round=1"});
   const ConfigError error = PredError(dir, config, {"task=pred"});
   EXPECT_NE(error.detail().find("exists"), std::string::npos) << error.what();
-  EXPECT_EQ(ReadAll(data), before);
+  EXPECT_EQ(ReadText(data), before);
 }
 
 TEST(TrainerTasksTest, PredIntoAMissingDirectoryNamesTheFile) {
@@ -128,7 +120,7 @@ TEST(TrainerTasksTest, PredWritesANewFile) {
   EXPECT_NE(out.find("predicted 90 instances to '" + output + "'"),
             std::string::npos)
       << out;
-  const std::string lines = ReadAll(output);
+  const std::string lines = ReadText(output);
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 90);
 }
 

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,15 +31,9 @@ namespace {
 using testing::BlobsConfig;
 using testing::LastMetric;
 using testing::NewTestDir;
+using testing::ReadText;
 using testing::RunTrainer;
 using testing::WriteText;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The 1-based line of `text` that sets `key`, or 0.
 int LineOf(const std::string& text, const std::string& key) {
@@ -80,7 +73,7 @@ TEST(TrainerTest, LearnsSeparableBlobs) {
   }
   EXPECT_EQ(round_lines, 4) << out;
   const std::vector<std::string> csv = absl::StrSplit(
-      ReadAll(dir + "/models/metrics.csv"), '\n', absl::SkipEmpty());
+      ReadText(dir + "/models/metrics.csv"), '\n', absl::SkipEmpty());
   ASSERT_EQ(csv.size(), 5u);
   EXPECT_EQ(csv[0],
             "round,elapsed_s,images_per_s,train-error,train-logloss,"
@@ -158,7 +151,7 @@ TEST(TrainerTest, PredEvalAndFinetune) {
 
   RunTrainer(dir, config, {"task=pred"});
   std::vector<std::string> lines =
-      absl::StrSplit(ReadAll(dir + "/pred.txt"), '\n', absl::SkipEmpty());
+      absl::StrSplit(ReadText(dir + "/pred.txt"), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
   int right = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -168,13 +161,13 @@ TEST(TrainerTest, PredEvalAndFinetune) {
 
   std::remove((dir + "/pred.txt").c_str());  // pred never overwrites a file
   RunTrainer(dir, config, {"task=pred", "output_prob=1"});
-  lines = absl::StrSplit(ReadAll(dir + "/pred.txt"), '\n', absl::SkipEmpty());
+  lines = absl::StrSplit(ReadText(dir + "/pred.txt"), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
   EXPECT_EQ(std::vector<std::string>(absl::StrSplit(lines[0], ' ')).size(), 3u);
 
   std::remove((dir + "/pred.txt").c_str());
   RunTrainer(dir, config, {"task=extract", "extract_node=h"});
-  lines = absl::StrSplit(ReadAll(dir + "/pred.txt"), '\n', absl::SkipEmpty());
+  lines = absl::StrSplit(ReadText(dir + "/pred.txt"), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
   EXPECT_EQ(std::vector<std::string>(absl::StrSplit(lines[0], ' ')).size(),
             16u);
@@ -521,8 +514,8 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
   const std::string dir = NewTestDir("earlier");
   RunTrainer(dir, BlobsConfig(dir), {"num_round=2"});
   const std::string models = dir + "/models";
-  const std::string first = ReadAll(CheckpointPath(models, 2));
-  const std::string metrics = ReadAll(models + "/metrics.csv");
+  const std::string first = ReadText(CheckpointPath(models, 2));
+  const std::string metrics = ReadText(models + "/metrics.csv");
   const auto refusal = [&](const std::vector<std::string>& overrides) {
     try {
       RunTrainer(dir, BlobsConfig(dir), overrides);
@@ -544,8 +537,8 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
       refusal({"num_round=2", "model_in=" + CheckpointPath(models, 1)})
           .find("already holds the checkpoint " + CheckpointPath(models, 2)),
       std::string::npos);
-  EXPECT_EQ(ReadAll(CheckpointPath(models, 2)), first);
-  EXPECT_EQ(ReadAll(models + "/metrics.csv"), metrics);
+  EXPECT_EQ(ReadText(CheckpointPath(models, 2)), first);
+  EXPECT_EQ(ReadText(models + "/metrics.csv"), metrics);
   // Resuming the newest checkpoint goes on.
   EXPECT_EQ(refusal({"num_round=3", "continue=1"}), "(trained)");
   EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 3));
@@ -554,7 +547,7 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
   std::remove(CheckpointPath(models, 3).c_str());
   EXPECT_EQ(refusal({"num_round=4", "continue=1"}), "(trained)");
   std::vector<std::string> rounds;
-  for (absl::string_view row : absl::StrSplit(ReadAll(models + "/metrics.csv"),
+  for (absl::string_view row : absl::StrSplit(ReadText(models + "/metrics.csv"),
                                               '\n', absl::SkipEmpty())) {
     rounds.emplace_back(row.substr(0, row.find(',')));
   }
@@ -566,14 +559,14 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
                       "/afile' is a file, not a "
                       "directory"),
             std::string::npos);
-  EXPECT_EQ(ReadAll(dir + "/afile"), "notes");
+  EXPECT_EQ(ReadText(dir + "/afile"), "notes");
 }
 
 TEST(TrainerTest, ABadLabelNamesItsInstance) {
   const std::string dir = NewTestDir("badlabel");
   const std::string config = BlobsConfig(dir);  // writes test.csv
   std::vector<std::string> lines =
-      absl::StrSplit(ReadAll(dir + "/test.csv"), '\n', absl::SkipEmpty());
+      absl::StrSplit(ReadText(dir + "/test.csv"), '\n', absl::SkipEmpty());
   lines[37][0] = '7';  // instance 37: row 7 of the 4th batch of 10
   WriteText(dir + "/test.csv", absl::StrJoin(lines, "\n") + "\n");
   try {

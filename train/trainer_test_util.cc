@@ -35,6 +35,13 @@ void WriteText(const std::string& path, const std::string& text) {
   out << text;
 }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
 void WriteBlobsCsv(const std::string& path, int rows, unsigned seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<double> noise(0.0, 0.3);

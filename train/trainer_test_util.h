@@ -25,6 +25,9 @@ std::string NewTestDir(const std::string& name);
 // Writes `text` to `path`.
 void WriteText(const std::string& path, const std::string& text);
 
+// The bytes of the file at `path`; "" when it cannot be read.
+std::string ReadText(const std::string& path);
+
 // `rows` instances of 3 well-separated Gaussian blobs in 8 dimensions as
 // CSV: label, then 8 values.
 void WriteBlobsCsv(const std::string& path, int rows, unsigned seed);
