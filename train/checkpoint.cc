@@ -47,8 +47,7 @@ int RenameNoReplace(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-NewFile::NewFile(const std::string& path, const std::string& what)
-    : path_(path), what_(what) {
+void NewFile::RefuseExisting(const std::string& path) {
   struct stat info;
   if (lstat(path.c_str(), &info) == 0) {
     throw FileExistsError(absl::StrCat(
@@ -56,6 +55,11 @@ NewFile::NewFile(const std::string& path, const std::string& what)
         ", and umbra does not overwrite files: remove it or name another "
         "file"));
   }
+}
+
+NewFile::NewFile(const std::string& path, const std::string& what)
+    : path_(path), what_(what) {
+  RefuseExisting(path);
   for (int attempt = 0;; ++attempt) {
     temp_path_ = absl::StrCat(path, ".tmp-", getpid());
     if (attempt > 0) absl::StrAppend(&temp_path_, "-", attempt);

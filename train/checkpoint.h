@@ -72,6 +72,9 @@ class NewFile {
   // reason, e.g. a missing directory).
   NewFile(const std::string& path, const std::string& what);
   ~NewFile();
+  // Throws FileExistsError when something is at `path`: what the
+  // constructor checks first, for callers that want to refuse early.
+  static void RefuseExisting(const std::string& path);
   NewFile(const NewFile&) = delete;
   NewFile& operator=(const NewFile&) = delete;
 

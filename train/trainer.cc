@@ -139,6 +139,13 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
                         "task = pred and task = extract need a `pred = "
                         "FILE` block: its data, and the file to write");
     }
+    try {
+      // Before the data is read: pred and extract never replace a file.
+      NewFile::RefuseExisting(chain->name);
+    } catch (const FileExistsError& e) {
+      throw ConfigError(chain->declaration.location, chain->declaration.key,
+                        e.what());
+    }
     pred_data_ = CreateIteratorChain(config, *chain);
     shape_chain = chain;
     shape_data = pred_data_.get();

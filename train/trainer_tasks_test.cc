@@ -84,6 +84,11 @@ TEST(TrainerTasksTest, PredRefusesAnExistingFile) {
   for (const std::string& name : FileNames(dir)) {
     EXPECT_FALSE(absl::StrContains(name, ".tmp")) << name;
   }
+  // Refused before the data is read: a missing data file is not reached.
+  EXPECT_EQ(PredError(dir, PredConfig(dir, output, dir + "/missing.csv"),
+                      {"task=pred"})
+                .key(),
+            "pred");
 }
 
 TEST(TrainerTasksTest, PredNeverOverwritesItsOwnData) {
