@@ -75,6 +75,44 @@ struct negative_part {
 
 }  // namespace op
 }  // namespace layers
+
+// Packet versions of the operators above for the CPU engine (see
+// tensor/packet.h); prelu, prelu_grad and negative_part match the scalar
+// operators bit for bit, softplus_grad is within a few ulp of them.
+namespace packet {
+
+template <typename DType, PacketArch Arch>
+struct PacketOp<layers::op::prelu, DType, Arch> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, Arch> P;
+  UMBRA_CINLINE static P Map(const P& x, const P& a) {
+    return SelectLess(P::Fill(DType(0)), x, x, a * x);
+  }
+};
+template <typename DType, PacketArch Arch>
+struct PacketOp<layers::op::prelu_grad, DType, Arch> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, Arch> P;
+  UMBRA_CINLINE static P Map(const P& x, const P& a) {
+    return SelectLess(P::Fill(DType(0)), x, P::Fill(DType(1)), a);
+  }
+};
+template <typename DType, PacketArch Arch>
+struct PacketOp<layers::op::negative_part, DType, Arch> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, Arch> P;
+  UMBRA_CINLINE static P Map(const P& x) { return Min(x, P::Fill(DType(0))); }
+};
+#if defined(__AVX2__) && defined(__FMA__)
+template <typename DType>
+struct PacketOp<layers::op::softplus_grad, DType, kAVX2> {
+  static constexpr bool kEnabled = true;
+  typedef Packet<DType, kAVX2> P;
+  UMBRA_CINLINE static P Map(const P& y) { return Negate(Expm1(Negate(y))); }
+};
+#endif
+
+}  // namespace packet
 }  // namespace umbra
 
 #endif  // UMBRA_LAYERS_ACTIVATION_OPS_H_

@@ -3,7 +3,10 @@
 //
 // They are tensor/extension expressions (broadcast<1>, sumall_except_dim<1>)
 // on a (batch, channels, inner) view, so they run on any device the
-// extension supports.
+// extension supports. PReLU has CPU overloads, chosen over the generic ones
+// by overload resolution: the generic expressions evaluate broadcast<1> and
+// the reduction element by element (an integer division per element, no
+// packets), where PReLU on the CPU can use packets along each row.
 //
 // The channel axis of a node is 1 (images) or, for a matrix (batch, 1, 1, n),
 // the feature axis 3, as in cxxnet.
@@ -13,6 +16,8 @@
 //   AddChannelBias(x, x, bias);                   // in place
 #ifndef UMBRA_LAYERS_CHANNEL_OPS_H_
 #define UMBRA_LAYERS_CHANNEL_OPS_H_
+
+#include <algorithm>
 
 #include "layers/activation_ops.h"
 #include "layers/layer.h"
@@ -68,6 +73,226 @@ inline void PReluBackward(Tensor<xpu, 3, DType> in, Tensor<xpu, 3, DType> grad,
   slope_grad += sumall_except_dim<1>(F<op::negative_part>(in) * grad);
   if (in_grad.dptr_ == nullptr) return;
   in_grad = F<op::prelu_grad>(in, broadcast<1>(slope, in.shape_)) * grad;
+}
+
+namespace channel_ops_internal {
+
+// Throws unless in, out (or grad) and the per-channel vectors fit together.
+template <typename DType>
+inline void CheckPReluShapes(const char* what, const Tensor<cpu, 3, DType>& in,
+                             const Tensor<cpu, 3, DType>& other,
+                             const Tensor<cpu, 1, DType>& slope) {
+  if (other.shape_ != in.shape_ || slope.size(0) != in.size(1)) {
+    ThrowTensorError(what, ": input ", in.shape_, ", output or gradient ",
+                     other.shape_, " and slope ", slope.shape_,
+                     " do not fit (batch, channels, inner) and (channels,)");
+  }
+}
+
+// Calls body(begin, end) over [0, n) in contiguous ranges: on all threads
+// when the caller touches at least GetParallelThreshold() elements.
+template <typename Body>
+inline void ParallelRanges(index_t n, index_t elements, const Body& body) {
+  const int ntasks =
+      elements < GetParallelThreshold()
+          ? 1
+          : static_cast<int>(std::min<index_t>(n, 4 * GetNumThreads()));
+  if (ntasks <= 1) {
+    body(index_t(0), n);
+    return;
+  }
+  ParallelFor(ntasks, [&](int task) {
+    body(n * task / ntasks, n * (task + 1) / ntasks);
+  });
+}
+
+// The packets of DType: the target's, or plain ones for types without SIMD
+// packets.
+template <typename DType>
+constexpr packet::PacketArch kArch =
+    expr::PacketCheck<DType, UMBRA_DEFAULT_PACKET>::kPass ? UMBRA_DEFAULT_PACKET
+                                                          : packet::kPlain;
+template <typename DType>
+using Packet = packet::Packet<DType, kArch<DType>>;
+
+// One contiguous row of PReLU's backward pass with slope a: in_grad[i] =
+// prelu_grad(x[i], a) * g[i] when kInGrad; returns the sum of
+// negative_part(x[i]) * g[i].
+template <bool kInGrad, typename DType>
+inline DType PReluBackwardRow(const DType* x, const DType* g, DType a,
+                              DType* in_grad, index_t len) {
+  typedef Packet<DType> P;
+  typedef packet::PacketOp<op::prelu_grad, DType, kArch<DType>> Grad;
+  typedef packet::PacketOp<op::negative_part, DType, kArch<DType>> Negative;
+  const index_t k = P::kSize;
+  const P pa = P::Fill(a);
+  // Four accumulators: the additions are not one long dependency chain.
+  P acc[4] = {P::Fill(DType(0)), P::Fill(DType(0)), P::Fill(DType(0)),
+              P::Fill(DType(0))};
+  index_t i = 0;
+  for (; i + 4 * k <= len; i += 4 * k) {
+    for (int j = 0; j < 4; ++j) {
+      const P px = P::LoadUnAligned(x + i + j * k);
+      const P pg = P::LoadUnAligned(g + i + j * k);
+      if (kInGrad) (Grad::Map(px, pa) * pg).StoreUnAligned(in_grad + i + j * k);
+      acc[j] = acc[j] + Negative::Map(px) * pg;
+    }
+  }
+  for (; i + k <= len; i += k) {
+    const P px = P::LoadUnAligned(x + i);
+    const P pg = P::LoadUnAligned(g + i);
+    if (kInGrad) (Grad::Map(px, pa) * pg).StoreUnAligned(in_grad + i);
+    acc[0] = acc[0] + Negative::Map(px) * pg;
+  }
+  DType sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])).Sum();
+  for (; i < len; ++i) {
+    if (kInGrad) in_grad[i] = DType(op::prelu_grad::Map(x[i], a) * g[i]);
+    sum = DType(sum + DType(op::negative_part::Map(x[i]) * g[i]));
+  }
+  return sum;
+}
+
+// PReLU's backward pass over the channels [c0, c1) of a (batch, channels)
+// matrix (inner = 1), whose slope varies along the rows: packets along the
+// channels, a few packets of channels at a time over all rows, so that
+// memory is read row by row.
+template <bool kInGrad, typename DType>
+inline void PReluBackwardColumns(const DType* x, const DType* g,
+                                 const DType* slope, DType* slope_grad,
+                                 DType* in_grad, index_t batch,
+                                 index_t channels, index_t c0, index_t c1) {
+  typedef Packet<DType> P;
+  typedef packet::PacketOp<op::prelu_grad, DType, kArch<DType>> Grad;
+  typedef packet::PacketOp<op::negative_part, DType, kArch<DType>> Negative;
+  const index_t k = P::kSize;
+  constexpr int kBlock = 4;
+  const index_t cp = c0 + (c1 - c0) / k * k;
+  for (index_t c = c0; c < cp; c += kBlock * k) {
+    const int np = static_cast<int>(std::min<index_t>(kBlock, (cp - c) / k));
+    P a[kBlock], acc[kBlock];
+    for (int j = 0; j < np; ++j) {
+      a[j] = P::LoadUnAligned(slope + c + j * k);
+      acc[j] = P::Fill(DType(0));
+    }
+    for (index_t n = 0; n < batch; ++n) {
+      const index_t row = n * channels + c;
+      for (int j = 0; j < np; ++j) {
+        const P px = P::LoadUnAligned(x + row + j * k);
+        const P pg = P::LoadUnAligned(g + row + j * k);
+        if (kInGrad) {
+          (Grad::Map(px, a[j]) * pg).StoreUnAligned(in_grad + row + j * k);
+        }
+        acc[j] = acc[j] + Negative::Map(px) * pg;
+      }
+    }
+    for (int j = 0; j < np; ++j) {
+      (P::LoadUnAligned(slope_grad + c + j * k) + acc[j])
+          .StoreUnAligned(slope_grad + c + j * k);
+    }
+  }
+  for (index_t c = cp; c < c1; ++c) {
+    DType sum = DType(0);
+    for (index_t n = 0; n < batch; ++n) {
+      const index_t i = n * channels + c;
+      sum = DType(
+          sum + PReluBackwardRow<kInGrad>(x + i, g + i, slope[c],
+                                          kInGrad ? in_grad + i : nullptr, 1));
+    }
+    slope_grad[c] = DType(slope_grad[c] + sum);
+  }
+}
+
+template <bool kInGrad, typename DType>
+inline void PReluBackwardCpu(Tensor<cpu, 3, DType> in,
+                             Tensor<cpu, 3, DType> grad,
+                             Tensor<cpu, 1, DType> slope,
+                             Tensor<cpu, 1, DType> slope_grad,
+                             Tensor<cpu, 3, DType> in_grad) {
+  const index_t batch = in.size(0), channels = in.size(1), inner = in.size(2);
+  const DType* x = in.dptr_;
+  const DType* g = grad.dptr_;
+  DType* ig = in_grad.dptr_;
+  if (inner == 1) {
+    // Ranges of whole packets of channels.
+    const index_t k = Packet<DType>::kSize;
+    ParallelRanges(
+        (channels + k - 1) / k, in.shape_.Size(), [&](index_t p0, index_t p1) {
+          PReluBackwardColumns<kInGrad>(x, g, slope.dptr_, slope_grad.dptr_, ig,
+                                        batch, channels, p0 * k,
+                                        std::min(p1 * k, channels));
+        });
+    return;
+  }
+  // Channel by channel, each the sum of its rows (n, c) in the order of n:
+  // the same sums whatever the number of threads.
+  ParallelRanges(channels, in.shape_.Size(), [&](index_t c0, index_t c1) {
+    for (index_t c = c0; c < c1; ++c) {
+      DType sum = DType(0);
+      for (index_t n = 0; n < batch; ++n) {
+        const index_t row = (n * channels + c) * inner;
+        sum = DType(sum + PReluBackwardRow<kInGrad>(
+                              x + row, g + row, slope[c],
+                              kInGrad ? ig + row : nullptr, inner));
+      }
+      slope_grad[c] = DType(slope_grad[c] + sum);
+    }
+  });
+}
+
+}  // namespace channel_ops_internal
+
+// The CPU PReluForward: one pass, packets along each row (n, c) with the
+// scalar slope[c], or along each row n of a matrix (inner = 1) with the slope
+// vector.
+template <typename DType>
+inline void PReluForward(Tensor<cpu, 3, DType> out, Tensor<cpu, 3, DType> in,
+                         Tensor<cpu, 1, DType> slope) {
+  channel_ops_internal::CheckPReluShapes("PReluForward", in, out, slope);
+  const index_t batch = in.size(0), channels = in.size(1), inner = in.size(2);
+  if (inner == 1) {
+    const Tensor<cpu, 2, DType> in2(in.dptr_, Shape2(batch, channels));
+    const Tensor<cpu, 2, DType> out2(out.dptr_, Shape2(batch, channels));
+    channel_ops_internal::ParallelRanges(
+        batch, in.shape_.Size(), [&](index_t n0, index_t n1) {
+          for (index_t n = n0; n < n1; ++n) {
+            Tensor<cpu, 1, DType> row = out2[n];
+            row = F<op::prelu>(in2[n], slope);
+          }
+        });
+    return;
+  }
+  const Tensor<cpu, 2, DType> in2(in.dptr_, Shape2(batch * channels, inner));
+  const Tensor<cpu, 2, DType> out2(out.dptr_, Shape2(batch * channels, inner));
+  channel_ops_internal::ParallelRanges(
+      batch * channels, in.shape_.Size(), [&](index_t r0, index_t r1) {
+        for (index_t r = r0; r < r1; ++r) {
+          Tensor<cpu, 1, DType> row = out2[r];
+          row = F<op::prelu>(in2[r], scalar<DType>(slope[r % channels]));
+        }
+      });
+}
+
+// The CPU PReluBackward: one pass over in and grad that writes in_grad and
+// sums the slope gradient, with packets, without temporaries, reading
+// memory row by row.
+template <typename DType>
+inline void PReluBackward(Tensor<cpu, 3, DType> in, Tensor<cpu, 3, DType> grad,
+                          Tensor<cpu, 1, DType> slope,
+                          Tensor<cpu, 1, DType> slope_grad,
+                          Tensor<cpu, 3, DType> in_grad) {
+  channel_ops_internal::CheckPReluShapes("PReluBackward", in, grad, slope);
+  if (slope_grad.shape_ != slope.shape_) {
+    ThrowTensorError("PReluBackward: slope gradient ", slope_grad.shape_,
+                     " does not match slope ", slope.shape_);
+  }
+  if (in_grad.dptr_ == nullptr) {
+    channel_ops_internal::PReluBackwardCpu<false>(in, grad, slope, slope_grad,
+                                                  in_grad);
+    return;
+  }
+  channel_ops_internal::CheckPReluShapes("PReluBackward", in, in_grad, slope);
+  channel_ops_internal::PReluBackwardCpu<true>(in, grad, slope, slope_grad,
+                                               in_grad);
 }
 
 }  // namespace layers

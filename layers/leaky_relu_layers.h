@@ -63,7 +63,8 @@ class PReluLayer : public Layer<xpu, DType> {
                  this->weight(slope_));
   }
   void Backprop(bool prop_grad) override {
-    Tensor<xpu, 3, DType> in_grad;  // null: only the slope gradient
+    // Null: only the slope gradient.
+    Tensor<xpu, 3, DType> in_grad(nullptr, Shape3(0, 0, 0), nullptr);
     if (prop_grad) in_grad = ChannelView(this->in(0).grad);
     PReluBackward(ChannelView(this->in(0).data), ChannelView(this->out(0).grad),
                   this->weight(slope_), this->gradient(slope_), in_grad);

@@ -146,6 +146,19 @@ TEST(OperatorsMiscTest, SpecialValuesMatchScalarSemantics) {
   }
   o = F<op::sign>(a);
   for (int i = 0; i < 11; ++i) EXPECT_EQ(out[i], op::sign::Map(in[i])) << i;
+  // softplus: infinities and NaN as the scalar operator, through the packets
+  // (the first 8) and the scalar tail.
+  o = F<op::softplus>(a);
+  for (int i = 0; i < 11; ++i) {
+    const float want = op::softplus::Map(in[i]);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(out[i])) << i;
+    } else if (std::isinf(want)) {
+      EXPECT_EQ(out[i], want) << i;
+    } else {
+      EXPECT_NEAR(out[i], want, 4e-7f * std::fabs(want)) << i;
+    }
+  }
   // softplus does not overflow.
   float big[1] = {100.0f};
   Tensor<cpu, 1> bt(big, Shape1(1));

@@ -104,6 +104,10 @@ struct Packet<double, kAVX2> {
   UMBRA_CINLINE P LessAsOne(P a, P b) {                                       \
     return P(_mm256_and_##sfx(_mm256_cmp_##sfx(a.data_, b.data_, _CMP_LT_OQ), \
                               _mm256_set1_##sfx(T(1))));                      \
+  }                                                                           \
+  UMBRA_CINLINE P SelectLess(P a, P b, P x, P y) {                            \
+    return P(_mm256_blendv_##sfx(                                             \
+        y.data_, x.data_, _mm256_cmp_##sfx(a.data_, b.data_, _CMP_LT_OQ)));   \
   }
 typedef Packet<float, kAVX2> PacketAVX2Float;
 typedef Packet<double, kAVX2> PacketAVX2Double;
@@ -224,6 +228,85 @@ UMBRA_CINLINE PacketAVX2Float Tanh(PacketAVX2Float a) {
   // NaN: both branches may lose it; restore.
   const __m256 is_nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
   return PacketAVX2Float(_mm256_blendv_ps(out, x, is_nan));
+}
+
+// e^a - 1 within 2 ulp of std::expm1, also for tiny |a| where Exp(a) - 1
+// cancels: with Exp's reduction a = n ln2 + r and q = e^r - 1 from its
+// polynomial, e^a - 1 = 2^n q + (2^n - 1), one rounding. Above 30 (float) /
+// 40 (double), where the - 1 no longer matters, Exp(a) - 1, which overflows
+// to +inf; below -30 / -40 the result rounds to -1. Keeps NaN and the sign
+// of zero.
+UMBRA_CINLINE PacketAVX2Float Expm1(PacketAVX2Float a) {
+  const __m256 sign_mask = _mm256_set1_ps(-0.0f);
+  const __m256 x = _mm256_max_ps(_mm256_set1_ps(-30.0f),
+                                 _mm256_min_ps(_mm256_set1_ps(30.0f), a.data_));
+  const __m256 n =
+      _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  const __m256 q = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  // 2^n, n in [-44, 44].
+  const __m256 t = _mm256_castsi256_ps(_mm256_slli_epi32(
+      _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
+  const __m256 near =
+      _mm256_fmadd_ps(t, q, _mm256_sub_ps(t, _mm256_set1_ps(1.0f)));
+  const __m256 far = _mm256_sub_ps(Exp(a).data_, _mm256_set1_ps(1.0f));
+  const __m256 out = _mm256_blendv_ps(
+      near, far, _mm256_cmp_ps(a.data_, _mm256_set1_ps(30.0f), _CMP_GT_OQ));
+  // e^a - 1 has the sign of a.
+  return PacketAVX2Float(_mm256_or_ps(_mm256_andnot_ps(sign_mask, out),
+                                      _mm256_and_ps(sign_mask, a.data_)));
+}
+
+UMBRA_CINLINE PacketAVX2Double Expm1(PacketAVX2Double a) {
+  const __m256d sign_mask = _mm256_set1_pd(-0.0);
+  const __m256d x = _mm256_max_pd(_mm256_set1_pd(-40.0),
+                                  _mm256_min_pd(_mm256_set1_pd(40.0), a.data_));
+  const __m256d n =
+      _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256d r =
+      _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
+  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+  // e^r - 1 = r (1 + r/2! + ... + r^12/13!).
+  static const double kInvFactorial[14] = {1.0,
+                                           1.0,
+                                           1.0 / 2,
+                                           1.0 / 6,
+                                           1.0 / 24,
+                                           1.0 / 120,
+                                           1.0 / 720,
+                                           1.0 / 5040,
+                                           1.0 / 40320,
+                                           1.0 / 362880,
+                                           1.0 / 3628800,
+                                           1.0 / 39916800,
+                                           1.0 / 479001600,
+                                           1.0 / 6227020800.0};
+  __m256d p = _mm256_set1_pd(kInvFactorial[13]);
+  for (int k = 12; k >= 1; --k) {
+    p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInvFactorial[k]));
+  }
+  const __m256d q = _mm256_mul_pd(p, r);
+  // 2^n, n in [-58, 58].
+  const __m128i n32 = _mm256_cvtpd_epi32(n);
+  const __m256d t = _mm256_castsi256_pd(_mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_cvtepi32_epi64(n32), _mm256_set1_epi64x(1023)),
+      52));
+  const __m256d near =
+      _mm256_fmadd_pd(t, q, _mm256_sub_pd(t, _mm256_set1_pd(1.0)));
+  const __m256d far = _mm256_sub_pd(Exp(a).data_, _mm256_set1_pd(1.0));
+  const __m256d out = _mm256_blendv_pd(
+      near, far, _mm256_cmp_pd(a.data_, _mm256_set1_pd(40.0), _CMP_GT_OQ));
+  return PacketAVX2Double(_mm256_or_pd(_mm256_andnot_pd(sign_mask, out),
+                                       _mm256_and_pd(sign_mask, a.data_)));
 }
 
 }  // namespace packet

@@ -91,6 +91,11 @@ struct Packet<double, kSSE2> {
   UMBRA_CINLINE P LessAsOne(P a, P b) {                                        \
     return P(_mm_and_##sfx(_mm_cmplt_##sfx(a.data_, b.data_),                  \
                            _mm_set1_##sfx(T(1))));                             \
+  }                                                                            \
+  UMBRA_CINLINE P SelectLess(P a, P b, P x, P y) {                             \
+    const auto mask = _mm_cmplt_##sfx(a.data_, b.data_);                       \
+    return P(_mm_or_##sfx(_mm_and_##sfx(mask, x.data_),                        \
+                          _mm_andnot_##sfx(mask, y.data_)));                   \
   }
 typedef Packet<float, kSSE2> PacketSSE2Float;
 typedef Packet<double, kSSE2> PacketSSE2Double;

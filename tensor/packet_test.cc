@@ -1,6 +1,8 @@
 // Packets: every architecture available on the target against scalar code;
 // alignment helpers; PacketCheck / PacketAlignCheck; the packet path of the
 // engine on sizes around the packet width.
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -52,9 +54,49 @@ void CheckArch(test::Rng* rng) {
   check(
       PacketOp<op::clip, DType, Arch>::Map(pa, pb),
       [](DType x, DType y) { return op::clip::Map(x, y); }, "clip");
+  check(
+      SelectLess(pa, P::Fill(DType(0)), pa * pb, pb),
+      [](DType x, DType y) { return x < DType(0) ? DType(x * y) : y; },
+      "select");
   double sum = 0;
   for (index_t i = 0; i < n; ++i) sum += a[i];
   EXPECT_NEAR(double(pa.Sum()), sum, 1e-5);
+}
+
+// SelectLess on NaN, infinities and signed zeros: y unless a < b.
+template <typename DType, PacketArch Arch>
+void CheckSelectLess() {
+  typedef Packet<DType, Arch> P;
+  const DType inf = std::numeric_limits<DType>::infinity();
+  const DType values[] = {std::numeric_limits<DType>::quiet_NaN(),
+                          -inf,
+                          inf,
+                          DType(0),
+                          DType(-0.0),
+                          DType(1)};
+  std::vector<DType> out(P::kSize);
+  for (DType a : values) {
+    for (DType b : values) {
+      SelectLess(P::Fill(a), P::Fill(b), P::Fill(DType(-0.0)), P::Fill(inf))
+          .StoreUnAligned(out.data());
+      const DType want = a < b ? DType(-0.0) : inf;
+      EXPECT_EQ(out[0], want) << a << " < " << b;
+      EXPECT_EQ(std::signbit(out[0]), std::signbit(want)) << a << " < " << b;
+    }
+  }
+}
+
+TEST(PacketTest, SelectLessKeepsTheScalarComparison) {
+  CheckSelectLess<float, kPlain>();
+  CheckSelectLess<double, kPlain>();
+#if defined(__SSE2__)
+  CheckSelectLess<float, kSSE2>();
+  CheckSelectLess<double, kSSE2>();
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+  CheckSelectLess<float, kAVX2>();
+  CheckSelectLess<double, kAVX2>();
+#endif
 }
 
 TEST(PacketTest, ArchitecturesMatchScalarCode) {
@@ -153,6 +195,108 @@ TEST(PacketTest, Avx2ExpMatchesStdExp) {
       .StoreUnAligned(out.data());
   EXPECT_NEAR(out[0], std::exp(-100.0f), 2e-45);
   EXPECT_GT(out[0], 0.0f);
+}
+#endif
+
+#if defined(__AVX2__) && defined(__FMA__)
+// f(packet) against want(x) (in long double): within `ulp` units of
+// roundoff relative to the result, over [lo, hi].
+template <typename DType, typename PacketFn, typename RefFn>
+void CheckRelative(test::Rng* rng, PacketFn f, RefFn want, double lo, double hi,
+                   double ulp, const char* what) {
+  typedef Packet<DType, kAVX2> P;
+  const index_t n = P::kSize;
+  std::vector<DType> in(n), out(n);
+  const long double eps = std::numeric_limits<DType>::epsilon();
+  for (int rep = 0; rep < 20000; ++rep) {
+    for (index_t i = 0; i < n; ++i) in[i] = DType(rng->Uniform(lo, hi));
+    f(P::LoadUnAligned(in.data())).StoreUnAligned(out.data());
+    for (index_t i = 0; i < n; ++i) {
+      const long double w = want((long double)in[i]);
+      ASSERT_LE(std::fabs((long double)out[i] - w), ulp * eps * std::fabs(w))
+          << what << "(" << in[i] << ") = " << out[i] << ", want " << double(w);
+    }
+  }
+}
+
+// Expm1 against std::expm1: within 2 ulp, small arguments included, and the
+// special values exactly.
+template <typename DType>
+void CheckExpm1(test::Rng* rng, double big) {
+  typedef Packet<DType, kAVX2> P;
+  auto expm1 = [](P a) { return Expm1(a); };
+  auto ref = [](long double x) { return std::expm1(x); };
+  for (double range : {1e-6, 0.3, 1.0, 3.0, 20.0}) {
+    CheckRelative<DType>(rng, expm1, ref, -range, range, 2, "expm1");
+  }
+  CheckRelative<DType>(rng, expm1, ref, -2 * big, big, 2, "expm1");
+  const DType inf = std::numeric_limits<DType>::infinity();
+  const DType special[] = {DType(0),
+                           DType(-0.0),
+                           inf,
+                           -inf,
+                           DType(-big - 5),
+                           DType(2 * big),
+                           DType(big * 100),
+                           DType(-big * 100)};
+  std::vector<DType> in(P::kSize), out(P::kSize);
+  for (DType v : special) {
+    std::fill(in.begin(), in.end(), v);
+    Expm1(P::LoadUnAligned(in.data())).StoreUnAligned(out.data());
+    const DType want = std::expm1(v);
+    if (std::isinf(want) || want == 0 || want == -1) {
+      EXPECT_EQ(out[0], want) << v;
+      EXPECT_EQ(std::signbit(out[0]), std::signbit(want)) << v;
+    } else {
+      EXPECT_NEAR(double(out[0]), double(want),
+                  2 * std::numeric_limits<DType>::epsilon() * std::fabs(want))
+          << v;
+    }
+  }
+  std::fill(in.begin(), in.end(), std::numeric_limits<DType>::quiet_NaN());
+  Expm1(P::LoadUnAligned(in.data())).StoreUnAligned(out.data());
+  EXPECT_TRUE(std::isnan(out[0]));
+}
+
+TEST(PacketTest, Avx2Expm1MatchesStdExpm1) {
+  test::Rng rng;
+  CheckExpm1<float>(&rng, 88.0);
+  CheckExpm1<double>(&rng, 709.0);
+}
+
+// The softplus packet: within 4 ulp of log(1 + e^x) wherever that is a
+// normal number, and the special values as the scalar operator gives them.
+template <typename DType>
+void CheckSoftplus(test::Rng* rng, double lo) {
+  typedef Packet<DType, kAVX2> P;
+  typedef PacketOp<op::softplus, DType, kAVX2> Softplus;
+  auto softplus = [](P a) { return Softplus::Map(a); };
+  auto ref = [](long double x) {
+    return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  };
+  for (double range : {1e-3, 1.0, 5.0, 40.0}) {
+    CheckRelative<DType>(rng, softplus, ref, -range, range, 4, "softplus");
+  }
+  CheckRelative<DType>(rng, softplus, ref, lo, 1000, 4, "softplus");
+  const DType inf = std::numeric_limits<DType>::infinity();
+  std::vector<DType> in(P::kSize), out(P::kSize);
+  for (DType v : {inf, -inf, DType(1e4), DType(-1e4), DType(100),
+                  std::numeric_limits<DType>::quiet_NaN()}) {
+    std::fill(in.begin(), in.end(), v);
+    Softplus::Map(P::LoadUnAligned(in.data())).StoreUnAligned(out.data());
+    const DType want = op::softplus::Map(v);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(out[0])) << v;
+    } else {
+      EXPECT_EQ(out[0], want) << v;
+    }
+  }
+}
+
+TEST(PacketTest, Avx2SoftplusMatchesLog1pExp) {
+  test::Rng rng;
+  CheckSoftplus<float>(&rng, -87.0);
+  CheckSoftplus<double>(&rng, -708.0);
 }
 #endif
 
