@@ -115,6 +115,44 @@ UMBRA_AVX2_OPS(float, PacketAVX2Float, ps)
 UMBRA_AVX2_OPS(double, PacketAVX2Double, pd)
 #undef UMBRA_AVX2_OPS
 
+namespace internal {
+
+// Cody-Waite reduction of doubles: *n = round(x / ln2) and the returned
+// r = x - n ln2, |r| <= ln2 / 2, with ln2 in two parts so that r is exact.
+UMBRA_CINLINE __m256d ReduceLn2(__m256d x, __m256d* n) {
+  *n = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
+                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256d r =
+      _mm256_fnmadd_pd(*n, _mm256_set1_pd(6.93147180369123816490e-01), x);
+  return _mm256_fnmadd_pd(*n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+}
+
+// The terms k = first ... 13 of e^r's Taylor series over r^first:
+// sum r^(k - first) / k!, by Horner's rule (first 0: e^r itself).
+UMBRA_CINLINE __m256d ExpTaylorFrom(int first, __m256d r) {
+  static constexpr double kInvFactorial[14] = {1.0,
+                                               1.0,
+                                               1.0 / 2,
+                                               1.0 / 6,
+                                               1.0 / 24,
+                                               1.0 / 120,
+                                               1.0 / 720,
+                                               1.0 / 5040,
+                                               1.0 / 40320,
+                                               1.0 / 362880,
+                                               1.0 / 3628800,
+                                               1.0 / 39916800,
+                                               1.0 / 479001600,
+                                               1.0 / 6227020800.0};
+  __m256d p = _mm256_set1_pd(kInvFactorial[13]);
+  for (int k = 12; k >= first; --k) {
+    p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInvFactorial[k]));
+  }
+  return p;
+}
+
+}  // namespace internal
+
 // e^a within 2 ulp of std::exp for normal results (Cody-Waite reduction
 // a = n ln2 + r, |r| <= ln2 / 2, then a polynomial for e^r); overflows to
 // +inf, underflows through the subnormals to +0, keeps NaN. 2^n is applied
@@ -158,31 +196,10 @@ UMBRA_CINLINE PacketAVX2Float Tanh(PacketAVX2Float a);
 UMBRA_CINLINE PacketAVX2Double Exp(PacketAVX2Double a) {
   const __m256d x = _mm256_max_pd(
       _mm256_set1_pd(-746.0), _mm256_min_pd(_mm256_set1_pd(710.0), a.data_));
-  const __m256d n =
-      _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
-                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256d r =
-      _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
-  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+  __m256d n;
+  const __m256d r = internal::ReduceLn2(x, &n);
   // Taylor series of e^r to degree 13 (remainder < 1e-17 relative).
-  static const double kInvFactorial[14] = {1.0,
-                                           1.0,
-                                           1.0 / 2,
-                                           1.0 / 6,
-                                           1.0 / 24,
-                                           1.0 / 120,
-                                           1.0 / 720,
-                                           1.0 / 5040,
-                                           1.0 / 40320,
-                                           1.0 / 362880,
-                                           1.0 / 3628800,
-                                           1.0 / 39916800,
-                                           1.0 / 479001600,
-                                           1.0 / 6227020800.0};
-  __m256d p = _mm256_set1_pd(kInvFactorial[13]);
-  for (int k = 12; k >= 0; --k) {
-    p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInvFactorial[k]));
-  }
+  const __m256d p = internal::ExpTaylorFrom(0, r);
   const __m256d n1 = _mm256_floor_pd(_mm256_mul_pd(n, _mm256_set1_pd(0.5)));
   const __m256d n2 = _mm256_sub_pd(n, n1);
   auto pow2 = [](__m256d k) {
@@ -269,31 +286,10 @@ UMBRA_CINLINE PacketAVX2Double Expm1(PacketAVX2Double a) {
   const __m256d sign_mask = _mm256_set1_pd(-0.0);
   const __m256d x = _mm256_max_pd(_mm256_set1_pd(-40.0),
                                   _mm256_min_pd(_mm256_set1_pd(40.0), a.data_));
-  const __m256d n =
-      _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
-                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256d r =
-      _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
-  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+  __m256d n;
+  const __m256d r = internal::ReduceLn2(x, &n);
   // e^r - 1 = r (1 + r/2! + ... + r^12/13!).
-  static const double kInvFactorial[14] = {1.0,
-                                           1.0,
-                                           1.0 / 2,
-                                           1.0 / 6,
-                                           1.0 / 24,
-                                           1.0 / 120,
-                                           1.0 / 720,
-                                           1.0 / 5040,
-                                           1.0 / 40320,
-                                           1.0 / 362880,
-                                           1.0 / 3628800,
-                                           1.0 / 39916800,
-                                           1.0 / 479001600,
-                                           1.0 / 6227020800.0};
-  __m256d p = _mm256_set1_pd(kInvFactorial[13]);
-  for (int k = 12; k >= 1; --k) {
-    p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(kInvFactorial[k]));
-  }
+  const __m256d p = internal::ExpTaylorFrom(1, r);
   const __m256d q = _mm256_mul_pd(p, r);
   // 2^n, n in [-58, 58].
   const __m128i n32 = _mm256_cvtpd_epi32(n);
