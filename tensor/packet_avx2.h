@@ -117,6 +117,27 @@ UMBRA_AVX2_OPS(double, PacketAVX2Double, pd)
 
 namespace internal {
 
+// Cody-Waite reduction of floats: *n = round(x / ln2) and the returned
+// r = x - n ln2, |r| <= ln2 / 2, with ln2 in two parts.
+UMBRA_CINLINE __m256 ReduceLn2(__m256 x, __m256* n) {
+  *n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 r = _mm256_fnmadd_ps(*n, _mm256_set1_ps(0.693359375f), x);
+  return _mm256_fnmadd_ps(*n, _mm256_set1_ps(-2.12194440e-4f), r);
+}
+
+// e^r - 1 for a reduced float r (|r| <= ln2 / 2): r + r^2 P(r), P a
+// polynomial of degree 5.
+UMBRA_CINLINE __m256 ExpMinusOneReduced(__m256 r) {
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  return _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+}
+
 // Cody-Waite reduction of doubles: *n = round(x / ln2) and the returned
 // r = x - n ln2, |r| <= ln2 / 2, with ln2 in two parts so that r is exact.
 UMBRA_CINLINE __m256d ReduceLn2(__m256d x, __m256d* n) {
@@ -161,19 +182,10 @@ UMBRA_CINLINE __m256d ExpTaylorFrom(int first, __m256d r) {
 UMBRA_CINLINE PacketAVX2Float Exp(PacketAVX2Float a) {
   const __m256 x = _mm256_max_ps(_mm256_set1_ps(-104.0f),
                                  _mm256_min_ps(_mm256_set1_ps(88.8f), a.data_));
-  const __m256 n =
-      _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  __m256 n;
+  const __m256 r = internal::ReduceLn2(x, &n);
+  const __m256 p =
+      _mm256_add_ps(internal::ExpMinusOneReduced(r), _mm256_set1_ps(1.0f));
   const __m256 n1 = _mm256_floor_ps(_mm256_mul_ps(n, _mm256_set1_ps(0.5f)));
   const __m256 n2 = _mm256_sub_ps(n, n1);
   auto pow2 = [](__m256 k) {
@@ -257,18 +269,9 @@ UMBRA_CINLINE PacketAVX2Float Expm1(PacketAVX2Float a) {
   const __m256 sign_mask = _mm256_set1_ps(-0.0f);
   const __m256 x = _mm256_max_ps(_mm256_set1_ps(-30.0f),
                                  _mm256_min_ps(_mm256_set1_ps(30.0f), a.data_));
-  const __m256 n =
-      _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  const __m256 q = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  __m256 n;
+  const __m256 r = internal::ReduceLn2(x, &n);
+  const __m256 q = internal::ExpMinusOneReduced(r);
   // 2^n, n in [-44, 44].
   const __m256 t = _mm256_castsi256_ps(_mm256_slli_epi32(
       _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
