@@ -21,6 +21,7 @@
 
 #include "layers/activation_ops.h"
 #include "layers/layer.h"
+#include "layers/parallel_ranges.h"
 #include "tensor/extension/extension.h"
 #include "tensor/tensor.h"
 
@@ -87,23 +88,6 @@ inline void CheckPReluShapes(const char* what, const Tensor<cpu, 3, DType>& in,
                      other.shape_, " and slope ", slope.shape_,
                      " do not fit (batch, channels, inner) and (channels,)");
   }
-}
-
-// Calls body(begin, end) over [0, n) in contiguous ranges: on all threads
-// when the caller touches at least GetParallelThreshold() elements.
-template <typename Body>
-inline void ParallelRanges(index_t n, index_t elements, const Body& body) {
-  const int ntasks =
-      elements < GetParallelThreshold()
-          ? 1
-          : static_cast<int>(std::min<index_t>(n, 4 * GetNumThreads()));
-  if (ntasks <= 1) {
-    body(index_t(0), n);
-    return;
-  }
-  ParallelFor(ntasks, [&](int task) {
-    body(n * task / ntasks, n * (task + 1) / ntasks);
-  });
 }
 
 // The packets of DType: the target's, or plain ones for types without SIMD
@@ -215,28 +199,30 @@ inline void PReluBackwardCpu(Tensor<cpu, 3, DType> in,
   if (inner == 1) {
     // Ranges of whole packets of channels.
     const index_t k = Packet<DType>::kSize;
-    ParallelRanges(
-        (channels + k - 1) / k, in.shape_.Size(), [&](index_t p0, index_t p1) {
-          PReluBackwardColumns<kInGrad>(x, g, slope.dptr_, slope_grad.dptr_, ig,
-                                        batch, channels, p0 * k,
-                                        std::min(p1 * k, channels));
-        });
+    ParallelRanges((channels + k - 1) / k, in.shape_.Size(),
+                   GetParallelThreshold(), [&](index_t p0, index_t p1) {
+                     PReluBackwardColumns<kInGrad>(
+                         x, g, slope.dptr_, slope_grad.dptr_, ig, batch,
+                         channels, p0 * k, std::min(p1 * k, channels));
+                   });
     return;
   }
   // Channel by channel, each the sum of its rows (n, c) in the order of n:
   // the same sums whatever the number of threads.
-  ParallelRanges(channels, in.shape_.Size(), [&](index_t c0, index_t c1) {
-    for (index_t c = c0; c < c1; ++c) {
-      DType sum = DType(0);
-      for (index_t n = 0; n < batch; ++n) {
-        const index_t row = (n * channels + c) * inner;
-        sum = DType(sum + PReluBackwardRow<kInGrad>(
-                              x + row, g + row, slope[c],
-                              kInGrad ? ig + row : nullptr, inner));
-      }
-      slope_grad[c] = DType(slope_grad[c] + sum);
-    }
-  });
+  ParallelRanges(
+      channels, in.shape_.Size(), GetParallelThreshold(),
+      [&](index_t c0, index_t c1) {
+        for (index_t c = c0; c < c1; ++c) {
+          DType sum = DType(0);
+          for (index_t n = 0; n < batch; ++n) {
+            const index_t row = (n * channels + c) * inner;
+            sum = DType(sum + PReluBackwardRow<kInGrad>(
+                                  x + row, g + row, slope[c],
+                                  kInGrad ? ig + row : nullptr, inner));
+          }
+          slope_grad[c] = DType(slope_grad[c] + sum);
+        }
+      });
 }
 
 }  // namespace channel_ops_internal
@@ -252,24 +238,25 @@ inline void PReluForward(Tensor<cpu, 3, DType> out, Tensor<cpu, 3, DType> in,
   if (inner == 1) {
     const Tensor<cpu, 2, DType> in2(in.dptr_, Shape2(batch, channels));
     const Tensor<cpu, 2, DType> out2(out.dptr_, Shape2(batch, channels));
-    channel_ops_internal::ParallelRanges(
-        batch, in.shape_.Size(), [&](index_t n0, index_t n1) {
-          for (index_t n = n0; n < n1; ++n) {
-            Tensor<cpu, 1, DType> row = out2[n];
-            row = F<op::prelu>(in2[n], slope);
-          }
-        });
+    ParallelRanges(batch, in.shape_.Size(), GetParallelThreshold(),
+                   [&](index_t n0, index_t n1) {
+                     for (index_t n = n0; n < n1; ++n) {
+                       Tensor<cpu, 1, DType> row = out2[n];
+                       row = F<op::prelu>(in2[n], slope);
+                     }
+                   });
     return;
   }
   const Tensor<cpu, 2, DType> in2(in.dptr_, Shape2(batch * channels, inner));
   const Tensor<cpu, 2, DType> out2(out.dptr_, Shape2(batch * channels, inner));
-  channel_ops_internal::ParallelRanges(
-      batch * channels, in.shape_.Size(), [&](index_t r0, index_t r1) {
-        for (index_t r = r0; r < r1; ++r) {
-          Tensor<cpu, 1, DType> row = out2[r];
-          row = F<op::prelu>(in2[r], scalar<DType>(slope[r % channels]));
-        }
-      });
+  ParallelRanges(batch * channels, in.shape_.Size(), GetParallelThreshold(),
+                 [&](index_t r0, index_t r1) {
+                   for (index_t r = r0; r < r1; ++r) {
+                     Tensor<cpu, 1, DType> row = out2[r];
+                     row = F<op::prelu>(in2[r],
+                                        scalar<DType>(slope[r % channels]));
+                   }
+                 });
 }
 
 // The CPU PReluBackward: one pass over in and grad that writes in_grad and

@@ -273,6 +273,10 @@ class Layer {
 
   // Throws LayerError "layer 'fc1' (fullc): <what>".
   [[noreturn]] void Fail(const std::string& what) const;
+  // Fails when a weight or state (`kind`) `tag` of `shape` could not be a
+  // tensor (TensorSizeProblem), naming the input shapes that made it.
+  void FailIfTooLarge(const char* kind, const std::string& tag,
+                      const TShape& shape) const;
   // Throws LayerError "layer 'fc1' (fullc): <context><error>" with `error` as
   // its cause.
   [[noreturn]] void FailSetting(const ParamError& error,

@@ -293,14 +293,7 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
          "', which is not among the weight tags its type registered (" +
          JoinNames(info_.weight_tags) + ")");
   }
-  const std::string problem = TensorSizeProblem(shape);
-  if (!problem.empty()) {
-    std::ostringstream os;
-    os << "input shapes " << ShapesToString(in_shapes_)
-       << " would make weight '" << tag << "' " << shape << ": " << problem
-       << "; check the layer's sizes";
-    Fail(os.str());
-  }
+  FailIfTooLarge("weight", tag, shape);
   size_t index = 0;
   while (index < weights_.size() && weights_[index]->tag != tag) ++index;
   if (index == weights_.size()) {
@@ -328,15 +321,21 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
 }
 
 template <typename xpu, typename DType>
+void Layer<xpu, DType>::FailIfTooLarge(const char* kind, const std::string& tag,
+                                       const TShape& shape) const {
+  const std::string problem = TensorSizeProblem(shape);
+  if (problem.empty()) return;
+  std::ostringstream os;
+  os << "input shapes " << ShapesToString(in_shapes_) << " would make " << kind
+     << " '" << tag << "' " << shape << ": " << problem
+     << "; check the layer's sizes";
+  Fail(os.str());
+}
+
+template <typename xpu, typename DType>
 size_t Layer<xpu, DType>::DeclareState(const std::string& tag,
                                        const TShape& shape, DType initial) {
-  const std::string problem = TensorSizeProblem(shape);
-  if (!problem.empty()) {
-    std::ostringstream os;
-    os << "input shapes " << ShapesToString(in_shapes_) << " would make state '"
-       << tag << "' " << shape << ": " << problem;
-    Fail(os.str());
-  }
+  FailIfTooLarge("state", tag, shape);
   size_t index = 0;
   while (index < states_.size() && states_[index]->tag != tag) ++index;
   if (index == states_.size()) {

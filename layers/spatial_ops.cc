@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "layers/parallel_ranges.h"
 #include "tensor/threads.h"
 
 namespace umbra {
@@ -14,21 +15,10 @@ namespace {
 // Work (elements touched) below which a kernel stays on the calling thread.
 constexpr index_t kMinParallelWork = index_t(1) << 15;
 
-// Calls fn(begin, end) on ranges covering [0, count), on the thread pool
-// when count * work_per_item is large. Ranges never share an item.
+// ParallelRanges over `count` items of `work_per_item` elements each.
 template <typename Fn>
 void ForRanges(index_t count, index_t work_per_item, const Fn& fn) {
-  const index_t threads = GetNumThreads();
-  index_t tasks = 1;
-  if (threads > 1 && count > 1 && count * work_per_item >= kMinParallelWork) {
-    tasks = std::min<index_t>(count, 4 * threads);
-  }
-  if (tasks == 1) {
-    fn(index_t(0), count);
-    return;
-  }
-  ParallelFor(int(tasks),
-              [&](int t) { fn(count * t / tasks, count * (t + 1) / tasks); });
+  ParallelRanges(count, count * work_per_item, kMinParallelWork, fn);
 }
 
 // The outputs o in [lo, hi) of a row whose input index o * stride + offset

@@ -277,9 +277,14 @@ UMBRA_CINLINE PacketAVX2Float Expm1(PacketAVX2Float a) {
       _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
   const __m256 near =
       _mm256_fmadd_ps(t, q, _mm256_sub_ps(t, _mm256_set1_ps(1.0f)));
-  const __m256 far = _mm256_sub_ps(Exp(a).data_, _mm256_set1_ps(1.0f));
-  const __m256 out = _mm256_blendv_ps(
-      near, far, _mm256_cmp_ps(a.data_, _mm256_set1_ps(30.0f), _CMP_GT_OQ));
+  // Exp only when a lane needs it (softplus' gradient never does).
+  const __m256 large =
+      _mm256_cmp_ps(a.data_, _mm256_set1_ps(30.0f), _CMP_GT_OQ);
+  const __m256 out =
+      _mm256_movemask_ps(large) == 0
+          ? near
+          : _mm256_blendv_ps(
+                near, _mm256_sub_ps(Exp(a).data_, _mm256_set1_ps(1.0f)), large);
   // e^a - 1 has the sign of a.
   return PacketAVX2Float(_mm256_or_ps(_mm256_andnot_ps(sign_mask, out),
                                       _mm256_and_ps(sign_mask, a.data_)));
@@ -301,9 +306,13 @@ UMBRA_CINLINE PacketAVX2Double Expm1(PacketAVX2Double a) {
       52));
   const __m256d near =
       _mm256_fmadd_pd(t, q, _mm256_sub_pd(t, _mm256_set1_pd(1.0)));
-  const __m256d far = _mm256_sub_pd(Exp(a).data_, _mm256_set1_pd(1.0));
-  const __m256d out = _mm256_blendv_pd(
-      near, far, _mm256_cmp_pd(a.data_, _mm256_set1_pd(40.0), _CMP_GT_OQ));
+  const __m256d large =
+      _mm256_cmp_pd(a.data_, _mm256_set1_pd(40.0), _CMP_GT_OQ);
+  const __m256d out =
+      _mm256_movemask_pd(large) == 0
+          ? near
+          : _mm256_blendv_pd(
+                near, _mm256_sub_pd(Exp(a).data_, _mm256_set1_pd(1.0)), large);
   return PacketAVX2Double(_mm256_or_pd(_mm256_andnot_pd(sign_mask, out),
                                        _mm256_and_pd(sign_mask, a.data_)));
 }

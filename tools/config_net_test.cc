@@ -49,7 +49,7 @@ TEST(ConfigNetTest, OverridesAndTheTrainersErrors) {
 // Issue 6/7: check refuses a net larger than this machine as the trainer
 // does, at once, naming batch_size and the batch size that fits.
 TEST(ConfigNetTest, RefusesANetLargerThanThisMachine) {
-  // 2 * (4 + 3 + 2) floats per instance: 154 GiB at this batch size.
+  // 2 * (4 + 3 + 2) floats per instance: 144 GiB at this batch size.
   if (train::Network::DeviceMemory() > 2147483647LL * 72) {
     GTEST_SKIP() << "this machine holds the net";
   }

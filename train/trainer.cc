@@ -270,7 +270,7 @@ void Trainer::Train() {
 }
 
 void Trainer::ForwardNaming(const DataBatch& batch, bool is_train,
-                            const std::string& where) {
+                            absl::FunctionRef<std::string()> where) {
   try {
     model_->Forward(is_train);
   } catch (const layers::LayerError& e) {
@@ -278,7 +278,7 @@ void Trainer::ForwardNaming(const DataBatch& batch, bool is_train,
       throw;
     }
     throw TrainingError(
-        absl::StrCat(where, ": ", e.what(), " (row ", *e.row(),
+        absl::StrCat(where(), ": ", e.what(), " (row ", *e.row(),
                      " holds instance ", batch.inst_index[*e.row()],
                      ", counting from 0 in the order of the data file)"));
   }
@@ -296,9 +296,10 @@ long Trainer::TrainRound(int round) {
   while (train_data_->Next()) {
     const DataBatch& batch = train_data_->Value();
     const index_t rows = FeedBatch(batch, true);
-    ForwardNaming(batch, true,
-                  absl::StrCat("round ", round + 1, ", batch ", batches + 1,
-                               " of data train"));
+    ForwardNaming(batch, true, [&] {
+      return absl::StrCat("round ", round + 1, ", batch ", batches + 1,
+                          " of data train");
+    });
     const double loss = model_->Loss();
     if (!std::isfinite(loss)) {
       bar.Finish();
@@ -329,7 +330,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
     while (set->data->Next()) {
       const DataBatch& batch = set->data->Value();
       const index_t rows = FeedBatch(batch, true);
-      ForwardNaming(batch, false, "eval " + set->name);
+      ForwardNaming(batch, false, [&] { return "eval " + set->name; });
       if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
     for (const optim::MetricResult& result : set->metrics.Results()) {

@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/data/data_batch.h"
@@ -108,10 +109,10 @@ class Trainer {
   // One pass over the training data; returns the instances trained on.
   long TrainRound(int round);
   // The model's Forward on `batch`; an error about one of its rows (a bad
-  // label) is rethrown as a TrainingError that says `where` the batch is
-  // from and which instance of the data the row holds.
+  // label) is rethrown as a TrainingError that says where() the batch is
+  // from (formatted only then) and which instance of the data the row holds.
   void ForwardNaming(const DataBatch& batch, bool is_train,
-                     const std::string& where);
+                     absl::FunctionRef<std::string()> where);
   // Passes over every eval set, adding their results to `figures`.
   void EvaluateSets(RoundFigures* figures);
   void SaveCheckpoint(int rounds_done);
