@@ -49,6 +49,9 @@ struct ConfigEntry {
 
   // "key = value" as a message quotes it.
   std::string ToString() const;
+  // Whether the value is an unquoted `default`: cxxnet's "leave the key as it
+  // was", which sets nothing.
+  bool is_default() const { return value == "default" && !quoted_value; }
 };
 
 // The entries of `text` in order. `source_name` is used in locations and

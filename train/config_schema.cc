@@ -22,8 +22,6 @@ namespace umbra {
 namespace train {
 namespace {
 
-constexpr absl::string_view kDefaultValue = "default";
-
 bool Contains(const std::vector<std::string>& keys, absl::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
@@ -40,23 +38,6 @@ std::vector<std::string> SortedParts(absl::string_view word) {
   std::vector<std::string> parts = absl::StrSplit(word, '_');
   std::sort(parts.begin(), parts.end());
   return parts;
-}
-
-// "; did you mean 'x'?" or "": the closest candidate by edit distance, else
-// one with the same '_'-separated parts in another order.
-std::string DidYouMean(absl::string_view word,
-                       const std::vector<std::string>& candidates) {
-  std::optional<std::string> match = param::ClosestMatch(word, candidates);
-  if (!match && absl::StrContains(word, '_')) {
-    const std::vector<std::string> parts = SortedParts(word);
-    for (const std::string& candidate : candidates) {
-      if (SortedParts(candidate) == parts) {
-        match = candidate;
-        break;
-      }
-    }
-  }
-  return match ? absl::StrCat("; did you mean '", *match, "'?") : "";
 }
 
 // `hint`, or "." to end the sentence when there is none.
@@ -213,8 +194,7 @@ const ConfigEntry* LastWithKey(const std::vector<ConfigEntry>& entries,
 // silently go on with the file's values.
 void CheckOverrideIsRead(const TrainConfig& config, const ConfigSchema& schema,
                          const ConfigEntry& override) {
-  if ((override.value == kDefaultValue && !override.quoted_value) ||
-      !IndexedKeyName(override.key).empty() ||
+  if (override.is_default() || !IndexedKeyName(override.key).empty() ||
       Contains(schema.GlobalKeys(), override.key)) {
     return;
   }
@@ -264,6 +244,21 @@ void CheckOverrideIsRead(const TrainConfig& config, const ConfigSchema& schema,
 }
 
 }  // namespace
+
+std::string DidYouMean(absl::string_view word,
+                       const std::vector<std::string>& candidates) {
+  std::optional<std::string> match = param::ClosestMatch(word, candidates);
+  if (!match && absl::StrContains(word, '_')) {
+    const std::vector<std::string> parts = SortedParts(word);
+    for (const std::string& candidate : candidates) {
+      if (SortedParts(candidate) == parts) {
+        match = candidate;
+        break;
+      }
+    }
+  }
+  return match ? absl::StrCat("; did you mean '", *match, "'?") : "";
+}
 
 void KeySchema::AddGlobalKeys(const std::vector<std::string>& keys) {
   global_keys_.insert(keys.begin(), keys.end());
@@ -494,7 +489,7 @@ std::vector<std::pair<std::string, std::string>> ToParamKwargs(
     const std::vector<ConfigEntry>& entries) {
   std::vector<std::pair<std::string, std::string>> kwargs;
   for (const ConfigEntry& entry : entries) {
-    if (entry.value == kDefaultValue && !entry.quoted_value) continue;
+    if (entry.is_default()) continue;
     kwargs.emplace_back(entry.key, entry.value);
   }
   return kwargs;
@@ -521,7 +516,7 @@ const ConfigEntry* FindEntryOfParamError(
     }
   }
   const auto sets_the_field = [&](const ConfigEntry& entry) {
-    if (entry.value == kDefaultValue && !entry.quoted_value) return false;
+    if (entry.is_default()) return false;
     const std::size_t colon = entry.key.find(':');
     const std::string untagged =
         colon == std::string::npos ? entry.key : entry.key.substr(colon + 1);

@@ -138,6 +138,12 @@ class KeySchema : public ConfigSchema {
 // Throws ParamError when `struct_name` is not registered.
 std::vector<std::string> ParamStructKeys(absl::string_view struct_name);
 
+// "; did you mean 'x'?" for the candidate closest to `word` by edit
+// distance, else one with the same '_'-separated parts in another order
+// (train_eval for eval_train); "" when none is close.
+std::string DidYouMean(absl::string_view word,
+                       const std::vector<std::string>& candidates);
+
 // The name of an indexed key: "metric" for "metric[label,out]"; "" for a
 // key without '['.
 std::string IndexedKeyName(absl::string_view key);

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "param/edit_distance.h"
+#include "train/config_schema.h"
 #include "train/device.h"
 #include "train/optim/metric.h"
 #include "train/optim/optim_error.h"
@@ -21,12 +21,11 @@ namespace umbra {
 namespace train {
 namespace {
 
-// "; did you mean 'x'?" for the closest of `names`, or ".".
-std::string DidYouMean(const std::string& word,
-                       const std::vector<std::string>& names) {
-  const std::optional<std::string> match = param::ClosestMatch(word, names);
-  return match ? absl::StrCat("; did you mean '", *match, "'?")
-               : std::string(".");
+// DidYouMean's hint for `word`, or "." to end the sentence.
+std::string HintOrPeriod(const std::string& word,
+                         const std::vector<std::string>& names) {
+  const std::string hint = DidYouMean(word, names);
+  return hint.empty() ? std::string(".") : hint;
 }
 
 // An error at a metric's line, or at `metric` for the default metric.
@@ -109,7 +108,7 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
       throw MetricError(
           config, spec,
           absl::StrCat("metric '", spec.name, "': no label field '", spec.field,
-                       "'", DidYouMean(spec.field, fields),
+                       "'", HintOrPeriod(spec.field, fields),
                        " Fields: ", absl::StrJoin(fields, ", "),
                        " (name more with label_vec[BEGIN,END) = NAME)"));
     }
@@ -118,7 +117,7 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
       throw MetricError(
           config, spec,
           absl::StrCat("metric '", spec.name, "': the net has no node '",
-                       spec.node, "'", DidYouMean(spec.node, nodes),
+                       spec.node, "'", HintOrPeriod(spec.node, nodes),
                        " Nodes: ", absl::StrJoin(nodes, ", ")));
     }
     const std::string label =

@@ -252,7 +252,7 @@ class ConfigBuilder {
 
 const ConfigEntry* TrainConfig::FindGlobal(absl::string_view key) const {
   for (auto it = globals.rbegin(); it != globals.rend(); ++it) {
-    if (it->key == key && (it->quoted_value || it->value != kDefaultValue)) {
+    if (it->key == key && !it->is_default()) {
       return &*it;
     }
   }

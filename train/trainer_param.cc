@@ -22,11 +22,6 @@ namespace {
   throw ConfigError(entry.location, entry.key, detail);
 }
 
-// Whether the entry keeps the key as it was (an unquoted `default`).
-bool IsDefault(const ConfigEntry& entry) {
-  return entry.value == "default" && !entry.quoted_value;
-}
-
 // What `entry.key` holds between "<name>[" and the `close` that ends it;
 // fails with the expected `form` otherwise.
 absl::string_view IndexOf(const ConfigEntry& entry, absl::string_view name,
@@ -132,10 +127,10 @@ TrainerParam ReadTrainerParam(const TrainConfig& config) {
   for (const ConfigEntry& entry : config.globals) {
     const std::string name = IndexedKeyName(entry.key);
     if (name == "metric" || name == "label_vec" || name == "extra_data_shape") {
-      if (!IsDefault(entry)) indexed.push_back(&entry);
+      if (!entry.is_default()) indexed.push_back(&entry);
     } else if (keys.count(entry.key) != 0) {
       entries.push_back(entry);
-      if (entry.key == "metric" && !IsDefault(entry)) {
+      if (entry.key == "metric" && !entry.is_default()) {
         indexed.push_back(&entry);
       }
     }

@@ -31,8 +31,7 @@ void Trainer::LoadModelForInference() {
 }
 
 void Trainer::Predict() {
-  const IteratorChain& chain = *checked_.config.PredIterator();
-  const std::string& path = chain.name;
+  const std::string& path = checked_.config.PredIterator()->name;
   const bool extract = checked_.param.task == kTaskExtract;
   int node = kNetOutput;
   if (extract) {
@@ -51,18 +50,13 @@ void Trainer::Predict() {
           {"extract_node"});
     }
   }
-  // Created before the model is read: an existing file (even the pred data
-  // itself) or a missing directory stops the task before any work.
-  std::optional<NewFile> file;
-  try {
-    file.emplace(path, extract
-                           ? absl::StrCat("the output of node '",
-                                          checked_.param.extract_node_name, "'")
-                           : std::string("predictions"));
-  } catch (const FileExistsError& e) {
-    throw ConfigError(chain.declaration.location, chain.declaration.key,
-                      e.what());
-  }
+  // Created before the model is read: a missing directory stops the task
+  // before any work (the constructor refused an existing file at the pred
+  // line; one that appeared since is a FileExistsError).
+  NewFile file(path, extract
+                         ? absl::StrCat("the output of node '",
+                                        checked_.param.extract_node_name, "'")
+                         : std::string("predictions"));
   LoadModelForInference();
   long rows_written = 0;
   pred_data_->BeforeFirst();
@@ -86,10 +80,10 @@ void Trainer::Predict() {
       }
       lines += "\n";
     }
-    file->Write(lines);
+    file.Write(lines);
     rows_written += rows;
   }
-  file->Commit();
+  file.Commit();
   out_ << (extract
                ? "extracted node '" + checked_.param.extract_node_name + "' of "
                : std::string("predicted "))

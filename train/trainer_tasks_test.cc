@@ -20,6 +20,7 @@ namespace train {
 namespace {
 
 using testing::BlobsConfig;
+using testing::LineOf;
 using testing::NewTestDir;
 using testing::ReadText;
 using testing::RunTrainer;
@@ -34,20 +35,12 @@ std::vector<std::string> FileNames(const std::string& dir) {
 }
 
 // BlobsConfig(dir) with a `pred = <output>` block reading `input`; the
-// block opens at line PredLine(config).
+// block opens at line LineOf(config, "pred").
 std::string PredConfig(const std::string& dir, const std::string& output,
                        const std::string& input) {
   return BlobsConfig(dir) +
          absl::StrCat("pred = \"", output, "\"\niter = csv\n  filename = \"",
                       input, "\"\n  silent = 1\niter = end\n");
-}
-
-int PredLine(const std::string& config) {
-  int line = 1;
-  for (size_t at = 0; at < config.find("pred = "); ++at) {
-    line += config[at] == '\n';
-  }
-  return line;
 }
 
 // The ConfigError of running `config` with `overrides`.
@@ -73,7 +66,7 @@ TEST(TrainerTasksTest, PredRefusesAnExistingFile) {
   for (const std::vector<std::string>& overrides : tasks) {
     const ConfigError error = PredError(dir, config, overrides);
     EXPECT_EQ(error.location(),
-              SourceLocation::File(dir + "/net.conf", PredLine(config)));
+              SourceLocation::File(dir + "/net.conf", LineOf(config, "pred")));
     EXPECT_EQ(error.key(), "pred");
     EXPECT_EQ(error.detail(),
               absl::StrCat("'", output,

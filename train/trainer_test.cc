@@ -30,20 +30,11 @@ namespace {
 
 using testing::BlobsConfig;
 using testing::LastMetric;
+using testing::LineOf;
 using testing::NewTestDir;
 using testing::ReadText;
 using testing::RunTrainer;
 using testing::WriteText;
-
-// The 1-based line of `text` that sets `key`, or 0.
-int LineOf(const std::string& text, const std::string& key) {
-  int line = 1;
-  for (absl::string_view l : absl::StrSplit(text, '\n')) {
-    if (absl::StartsWith(l, key + " =")) return line;
-    ++line;
-  }
-  return 0;
-}
 
 TEST(TrainerTest, LearnsSeparableBlobs) {
   const std::string dir = NewTestDir("blobs");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -40,6 +41,15 @@ std::string ReadText(const std::string& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+int LineOf(const std::string& text, const std::string& key) {
+  int line = 1;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(l, key + " =")) return line;
+    ++line;
+  }
+  return 0;
 }
 
 void WriteBlobsCsv(const std::string& path, int rows, unsigned seed) {

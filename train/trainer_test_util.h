@@ -28,6 +28,9 @@ void WriteText(const std::string& path, const std::string& text);
 // The bytes of the file at `path`; "" when it cannot be read.
 std::string ReadText(const std::string& path);
 
+// The 1-based line of config `text` that sets `key` (`key = ...`), or 0.
+int LineOf(const std::string& text, const std::string& key);
+
 // `rows` instances of 3 well-separated Gaussian blobs in 8 dimensions as
 // CSV: label, then 8 values.
 void WriteBlobsCsv(const std::string& path, int rows, unsigned seed);
