@@ -292,13 +292,6 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
   }
 }
 
-// The factor on a window's sum: 1 / area for average pooling, else 1.
-template <typename DType>
-DType WindowScale(PoolKind kind, const PoolWindow& w) {
-  return kind == PoolKind::kAvg ? DType(1) / DType(w.kernel_y * w.kernel_x)
-                                : DType(1);
-}
-
 }  // namespace
 
 template <typename DType>

@@ -81,6 +81,20 @@ struct PoolWindow {
 // The pooled size of one axis of size `size` (see PoolWindow).
 index_t PooledSize(index_t size, index_t kernel, index_t stride, index_t pad);
 
+// The same in floor mode, (size + 2 pad - kernel) / stride + 1: cuDNN's, and
+// PooledSize's wherever the last window ends inside the padded input.
+inline index_t FloorPooledSize(index_t size, index_t kernel, index_t stride,
+                               index_t pad) {
+  return (size + 2 * pad - kernel) / stride + 1;
+}
+
+// The factor on a window's sum: 1 / area for average pooling, else 1.
+template <typename DType>
+DType WindowScale(PoolKind kind, const PoolWindow& w) {
+  return kind == PoolKind::kAvg ? DType(1) / DType(w.kernel_y * w.kernel_x)
+                                : DType(1);
+}
+
 // out = pooling of `in` (num, channels, H, W) into (num, channels, OH, OW).
 template <typename DType>
 void PoolForward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,

@@ -2,6 +2,7 @@
 // checkpoint, training on the gpu reaches what training on the cpu
 // reaches, weight by weight within float tolerance.
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ namespace {
 using testing::BlobsConfig;
 using testing::LastMetric;
 using testing::NewTestDir;
+using testing::ReadText;
 using testing::RunTrainer;
 
 // The blobs net without dropout (the gpu draws other random numbers), with
@@ -92,6 +94,15 @@ TEST(TrainerGpuTest, PredictsAsOnTheCpu) {
   EXPECT_NEAR(LastMetric(gpu, "test-logloss"), LastMetric(cpu, "test-logloss"),
               1e-4)
       << cpu << gpu;
+  // The predictions themselves, written by each device (pred never
+  // replaces a file, so the first is moved aside).
+  const std::string pred = dir + "/pred.txt";
+  RunTrainer(dir, config, {"task=pred"});
+  const std::string cpu_pred = ReadText(pred);
+  ASSERT_EQ(std::remove(pred.c_str()), 0);
+  RunTrainer(dir, config, {"task=pred", "dev=gpu"});
+  EXPECT_FALSE(cpu_pred.empty());
+  EXPECT_EQ(ReadText(pred), cpu_pred);
 }
 
 }  // namespace

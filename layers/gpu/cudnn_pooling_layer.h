@@ -45,7 +45,7 @@ class CudnnPoolingLayer
       const PoolWindow& w = this->window_;
       out = pool<Reducer>(in, w.kernel_y, w.kernel_x, w.stride_y, w.stride_x,
                           w.pad_y, w.pad_x) *
-            scalar(ExpressionScale());
+            scalar(WindowScale<DType>(Pooling::kKind, this->window_));
       return;
     }
     const DType alpha = CudnnScale();
@@ -66,7 +66,7 @@ class CudnnPoolingLayer
       const PoolWindow& w = this->window_;
       in_grad = unpool<Reducer>(in, out, out_grad, w.kernel_y, w.kernel_x,
                                 w.stride_y, w.stride_x, w.pad_y, w.pad_x) *
-                scalar(ExpressionScale());
+                scalar(WindowScale<DType>(Pooling::kKind, this->window_));
       return;
     }
     const DType alpha = CudnnScale();
@@ -83,13 +83,9 @@ class CudnnPoolingLayer
     const PoolWindow& w = this->window_;
     const Shape<4>& in = this->in_shapes()[0];
     const Shape<4>& out = this->out_shapes()[0];
-    auto floor_size = [](index_t size, index_t kernel, index_t stride,
-                         index_t pad) {
-      return (size + 2 * pad - kernel) / stride + 1;
-    };
     cudnn_fits_ =
-        floor_size(in[2], w.kernel_y, w.stride_y, w.pad_y) == out[2] &&
-        floor_size(in[3], w.kernel_x, w.stride_x, w.pad_x) == out[3];
+        FloorPooledSize(in[2], w.kernel_y, w.stride_y, w.pad_y) == out[2] &&
+        FloorPooledSize(in[3], w.kernel_x, w.stride_x, w.pad_x) == out[3];
     if (!cudnn_fits_) return;
     const cudnnDataType_t type = cudnn::TypeOf<DType>();
     x_desc_.Set(type, in);
@@ -107,10 +103,6 @@ class CudnnPoolingLayer
  private:
   DType Area() const {
     return DType(this->window_.kernel_y * this->window_.kernel_x);
-  }
-  // The factor on pool<Reducer>: 1 / area for avg_pooling, else 1.
-  DType ExpressionScale() const {
-    return Pooling::kKind == PoolKind::kAvg ? DType(1) / Area() : DType(1);
   }
   // The factor on cuDNN's max or average: area for sum_pooling, else 1.
   DType CudnnScale() const {
