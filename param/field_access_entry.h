@@ -39,7 +39,14 @@ class FieldAccessEntry {
   // whole text must be one value (surrounding whitespace aside, and kept for
   // strings). Throws ParamError, leaving the field unchanged, when `value`
   // does not parse or breaks the field's range or enum.
-  virtual void Set(void* head, absl::string_view value) const = 0;
+  void Set(void* head, absl::string_view value) const {
+    SetAs(head, key_, value);
+  }
+  // Set for a value given under `given_key`, the field's name or one of its
+  // aliases: an error about it names both ("key 'nhidden' (given as
+  // 'num_hidden')").
+  virtual void SetAs(void* head, absl::string_view given_key,
+                     absl::string_view value) const = 0;
   // Throws ParamError when the field's current value breaks its constraints
   // (a value stored by hand rather than through Set).
   virtual void Check(void* /*head*/) const {}
@@ -68,14 +75,17 @@ class FieldAccessEntry {
 
  protected:
   // Throws ParamError "<struct>: key '<key>': <detail>", remembering the
-  // refused `value` when there is one.
+  // refused `value` when there is one; "key '<key>' (given as '<alias>')"
+  // when `given_key` is an alias.
   [[noreturn]] void ThrowError(absl::string_view detail,
-                               absl::string_view value = {}) const;
+                               absl::string_view value = {},
+                               absl::string_view given_key = {}) const;
   // Throws ParamError "<struct>: key '<key>': expected <accepted>, got
   // '<value>'", followed by " (<reason>)" when `reason` is not empty.
   [[noreturn]] void ThrowBadValue(absl::string_view accepted,
                                   absl::string_view value,
-                                  absl::string_view reason) const;
+                                  absl::string_view reason,
+                                  absl::string_view given_key = {}) const;
   // Prints the default value as docs show it (strings and enum names quoted).
   virtual void PrintDefaultValueString(std::ostream& os) const = 0;
 

@@ -83,11 +83,12 @@ class FieldEntryBase : public FieldAccessEntry {
     Get(head) = default_value_;
   }
 
-  void Set(void* head, absl::string_view value) const override {
+  void SetAs(void* head, absl::string_view given_key,
+             absl::string_view value) const override {
     DType parsed{};
     std::string reason;
     if (!ParseText(value, &parsed, &reason) || !Validate(parsed, &reason)) {
-      ThrowBadValue(Accepted(), value, reason);
+      ThrowBadValue(Accepted(), value, reason, given_key);
     }
     Get(head) = std::move(parsed);
   }

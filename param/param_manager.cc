@@ -71,23 +71,7 @@ const FieldAccessEntry* ParamManager::SetOne(void* head, absl::string_view key,
                                              ParamInitOption option) const {
   const FieldAccessEntry* entry = Find(key);
   if (entry != nullptr) {
-    if (entry->key() == key) {
-      entry->Set(head, value);
-      return entry;
-    }
-    try {
-      entry->Set(head, value);
-    } catch (const ParamError& e) {
-      // The message names the field; say which alias the value came under.
-      const std::string field_quoted = absl::StrCat("key '", entry->key(), "'");
-      std::string message = e.what();
-      const std::size_t at = message.find(field_quoted);
-      if (at != std::string::npos) {
-        message.insert(at + field_quoted.size(),
-                       absl::StrCat(" (given as '", key, "')"));
-      }
-      throw ParamError(message, e.struct_name(), e.key(), e.value());
-    }
+    entry->SetAs(head, key, value);
     return entry;
   }
   if (unknown_args != nullptr) {
