@@ -63,21 +63,17 @@ bool IsTraining(const TrainerParam& param) {
 ConfigError GlobalError(const TrainConfig& config, const std::string& key,
                         const std::string& detail,
                         const std::vector<std::string>& related) {
-  const auto last_setting = [&](const std::string& wanted) {
-    const ConfigEntry* found = nullptr;
-    for (const ConfigEntry& entry : config.globals) {
-      if (entry.key == wanted) found = &entry;
+  // The first of key and `related` that a line sets (else key: the file).
+  std::string at = key;
+  if (config.FindGlobal(key) == nullptr) {
+    for (const std::string& other : related) {
+      if (config.FindGlobal(other) != nullptr) {
+        at = other;
+        break;
+      }
     }
-    return found;
-  };
-  const ConfigEntry* found = last_setting(key);
-  for (auto it = related.begin(); found == nullptr && it != related.end();
-       ++it) {
-    found = last_setting(*it);
   }
-  return ConfigError(found != nullptr ? found->location
-                                      : SourceLocation::File(config.source, 0),
-                     key, detail);
+  return ConfigError(config.GlobalLocation(at), key, detail);
 }
 
 std::vector<int> CheckMetrics(const CheckedConfig& checked,

@@ -168,11 +168,8 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     ++num_inputs_;
   }
   if (input_shapes.size() != num_inputs_) {
-    const ConfigEntry* count = config.FindGlobal("extra_data_num");
     throw ConfigError(
-        count != nullptr ? count->location
-                         : SourceLocation::File(config.source, 0),
-        "extra_data_num",
+        config.GlobalLocation("extra_data_num"), "extra_data_num",
         absl::StrCat("the net has ", num_inputs_ - 1,
                      " extra input nodes (extra_data_num) but is given ",
                      input_shapes.size() - 1, " extra input shapes"));
@@ -187,11 +184,8 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     }
     const std::string problem = layers::TensorSizeProblem(input_shapes[n]);
     if (!problem.empty()) {
-      const ConfigEntry* batch = config.FindGlobal("batch_size");
       throw ConfigError(
-          batch != nullptr ? batch->location
-                           : SourceLocation::File(config.source, 0),
-          "batch_size",
+          config.GlobalLocation("batch_size"), "batch_size",
           absl::StrCat("key 'batch_size': input node '", net.NodeName(n),
                        "' would be ", ShapeText(input_shapes[n]),
                        " (batch_size, then the ",
@@ -320,11 +314,8 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
             net.layers[writer[n]],
             absl::StrCat("cannot allocate its output ", what));
       }
-      const ConfigEntry* batch = config.FindGlobal("batch_size");
       throw ConfigError(
-          batch != nullptr ? batch->location
-                           : SourceLocation::File(config.source, 0),
-          "batch_size",
+          config.GlobalLocation("batch_size"), "batch_size",
           absl::StrCat("key 'batch_size': cannot allocate input node '",
                        net.NodeName(n), "' ", what, "; reduce batch_size"));
     }
@@ -425,16 +416,11 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
       outputs.push_back(ShapeText(shapes_[node]));
     }
   }
-  auto global_location = [&](const char* key) {
-    const ConfigEntry* at = config.FindGlobal(key);
-    return at != nullptr ? at->location
-                         : SourceLocation::File(config.source, 0);
-  };
 
   // batch_size when a smaller batch fits and the nodes take most of it.
   if (fitting >= 1 && 2 * 2 * bytes.activations >= total) {
     throw ConfigError(
-        global_location("batch_size"), "batch_size",
+        config.GlobalLocation("batch_size"), "batch_size",
         absl::StrCat("key 'batch_size': ", verdict, ": its nodes take ",
                      ByteCountText(2 * bytes.activations), " at batch_size ",
                      batch, " (", ByteCountText(per_instance),
@@ -450,7 +436,7 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
   // input_shape when even one instance's input does not fit beside the
   // weights and is more than any layer needs.
   if (2 * bytes.inputs >= need.total()) {
-    throw ConfigError(global_location("input_shape"), "input_shape",
+    throw ConfigError(config.GlobalLocation("input_shape"), "input_shape",
                       absl::StrCat("key 'input_shape': ", verdict,
                                    ": the input nodes alone take ",
                                    ByteCountText(2 * bytes.inputs), " (",

@@ -259,6 +259,11 @@ const ConfigEntry* TrainConfig::FindGlobal(absl::string_view key) const {
   return nullptr;
 }
 
+SourceLocation TrainConfig::GlobalLocation(absl::string_view key) const {
+  const ConfigEntry* entry = FindGlobal(key);
+  return entry != nullptr ? entry->location : SourceLocation::File(source, 0);
+}
+
 const IteratorChain* TrainConfig::TrainIterator() const {
   for (const IteratorChain& chain : iterators) {
     if (chain.role == IteratorRole::kTrain) return &chain;

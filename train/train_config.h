@@ -59,6 +59,9 @@ struct TrainConfig {
   // The last global entry with `key` whose value is not an unquoted
   // `default`, or nullptr.
   const ConfigEntry* FindGlobal(absl::string_view key) const;
+  // Where an error about global `key` points: FindGlobal(key)'s line, else
+  // the config file as a whole.
+  SourceLocation GlobalLocation(absl::string_view key) const;
   // The `data = train` block, or nullptr.
   const IteratorChain* TrainIterator() const;
   // The `eval = NAME` blocks in file order.
