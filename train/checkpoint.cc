@@ -134,6 +134,32 @@ uint64_t Fnv1a64(absl::string_view bytes) {
   return hash;
 }
 
+void ReplaceFile(const std::string& path, absl::string_view bytes,
+                 const std::string& what) {
+  const std::string temp = absl::StrCat(path, ".tmp-", getpid());
+  FILE* out = std::fopen(temp.c_str(), "wb");
+  if (out == nullptr) {
+    throw FileWriteError(absl::StrCat("cannot write ", what, " '", temp,
+                                      "': ", std::strerror(errno)));
+  }
+  const bool written =
+      std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size() &&
+      std::fflush(out) == 0 && fsync(fileno(out)) == 0;
+  const int write_errno = errno;
+  const bool closed = std::fclose(out) == 0;
+  if (!written || !closed) {
+    std::remove(temp.c_str());
+    throw FileWriteError(absl::StrCat("cannot write ", what, " '", temp,
+                                      "': ", std::strerror(write_errno)));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(temp.c_str());
+    throw FileWriteError(absl::StrCat("cannot rename '", temp, "' to '", path,
+                                      "': ", std::strerror(rename_errno)));
+  }
+}
+
 void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint) {
   CheckpointFile file;
   file.set_magic(std::string(kCheckpointMagic));
@@ -146,27 +172,10 @@ void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint) {
   std::string bytes;
   file.SerializeToString(&bytes);
 
-  const std::string temp = absl::StrCat(path, ".tmp-", getpid());
-  FILE* out = std::fopen(temp.c_str(), "wb");
-  if (out == nullptr) {
-    throw CheckpointError(absl::StrCat("cannot write checkpoint '", temp,
-                                       "': ", std::strerror(errno)));
-  }
-  const bool written =
-      std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size() &&
-      std::fflush(out) == 0 && fsync(fileno(out)) == 0;
-  const int write_errno = errno;
-  const bool closed = std::fclose(out) == 0;
-  if (!written || !closed) {
-    std::remove(temp.c_str());
-    throw CheckpointError(absl::StrCat("cannot write checkpoint '", temp,
-                                       "': ", std::strerror(write_errno)));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int rename_errno = errno;
-    std::remove(temp.c_str());
-    throw CheckpointError(absl::StrCat("cannot rename '", temp, "' to '", path,
-                                       "': ", std::strerror(rename_errno)));
+  try {
+    ReplaceFile(path, bytes, "checkpoint");
+  } catch (const FileWriteError& e) {
+    throw CheckpointError(e.what());
   }
 }
 

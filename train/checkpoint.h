@@ -104,9 +104,15 @@ class NewFile {
 // FNV-1a, 64 bits.
 uint64_t Fnv1a64(absl::string_view bytes);
 
-// Serializes `checkpoint` into a CheckpointFile at `path`: written to
-// "<path>.tmp-<pid>", flushed, then renamed over `path`. Creates no
-// directories. Throws CheckpointError (the temporary file is removed).
+// Writes `bytes` to `path` through "<path>.tmp-<pid>", flushed to disk, then
+// renamed over `path`: a reader sees the old file or the new one, never a
+// part. For files umbra owns and replaces (NewFile never replaces). Throws
+// FileWriteError naming `what` (the temporary file is removed).
+void ReplaceFile(const std::string& path, absl::string_view bytes,
+                 const std::string& what);
+
+// Serializes `checkpoint` into a CheckpointFile at `path` with ReplaceFile.
+// Creates no directories. Throws CheckpointError.
 void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint);
 
 // Reads the checkpoint at `path`. Throws CheckpointError for a missing

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "train/checkpoint.h"
 
 namespace umbra {
 namespace train {
@@ -61,20 +61,21 @@ int DropMetricsAfter(const std::string& path, int round) {
   if (!in) return 0;
   std::string header;
   std::getline(in, header);
-  std::vector<std::string> kept;
-  int dropped = 0;
+  std::string kept = header + "\n";
+  int kept_rows = 0, dropped = 0;
   for (std::string line; std::getline(in, line);) {
     int line_round = 0;
     const std::string first = line.substr(0, line.find(','));
     if (absl::SimpleAtoi(first, &line_round) && line_round > round) {
       ++dropped;
     } else {
-      kept.push_back(line);
+      absl::StrAppend(&kept, line, "\n");
+      ++kept_rows;
     }
   }
   in.close();
   if (dropped == 0) return 0;
-  if (kept.empty()) {
+  if (kept_rows == 0) {
     // The next row writes the header again, for this run's metrics.
     if (std::remove(path.c_str()) != 0) {
       throw std::runtime_error(absl::StrCat("cannot remove metrics file '",
@@ -82,20 +83,7 @@ int DropMetricsAfter(const std::string& path, int round) {
     }
     return dropped;
   }
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << header << "\n";
-    for (const std::string& line : kept) out << line << "\n";
-    if (!out) {
-      throw std::runtime_error(absl::StrCat("cannot write metrics file '", temp,
-                                            "': ", std::strerror(errno)));
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    throw std::runtime_error(absl::StrCat("cannot replace metrics file '", path,
-                                          "': ", std::strerror(errno)));
-  }
+  ReplaceFile(path, kept, "metrics file");
   return dropped;
 }
 
