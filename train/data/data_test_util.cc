@@ -147,6 +147,25 @@ std::vector<DataBatch> ReadPass(DataIterator* iterator) {
   return batches;
 }
 
+namespace {
+
+// Whether `x` and `y` (of one shape) are equal element by element; else
+// false with "<what> element i: x vs y" in *difference.
+bool SameElements(const Tensor<cpu, 1, float>& x,
+                  const Tensor<cpu, 1, float>& y, const std::string& what,
+                  std::string* difference) {
+  for (index_t i = 0; i < x.size(0); ++i) {
+    if (x[i] != y[i]) {
+      *difference =
+          absl::StrCat(what, " element ", i, ": ", x[i], " vs ", y[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool SameBatch(const DataBatch& a, const DataBatch& b,
                std::string* difference) {
   if (a.batch_size != b.batch_size || a.num_batch_padd != b.num_batch_padd ||
@@ -156,33 +175,20 @@ bool SameBatch(const DataBatch& a, const DataBatch& b,
     *difference = "batch size, padding, indices or shapes differ";
     return false;
   }
-  const Tensor<cpu, 1, float> x = a.data.FlatTo1D(), y = b.data.FlatTo1D();
-  for (index_t i = 0; i < x.size(0); ++i) {
-    if (x[i] != y[i]) {
-      *difference = absl::StrCat("data element ", i, ": ", x[i], " vs ", y[i]);
-      return false;
-    }
-  }
-  const Tensor<cpu, 1, float> p = a.label.FlatTo1D(), q = b.label.FlatTo1D();
-  for (index_t i = 0; i < p.size(0); ++i) {
-    if (p[i] != q[i]) {
-      *difference = absl::StrCat("label ", i, ": ", p[i], " vs ", q[i]);
-      return false;
-    }
+  if (!SameElements(a.data.FlatTo1D(), b.data.FlatTo1D(), "data", difference) ||
+      !SameElements(a.label.FlatTo1D(), b.label.FlatTo1D(), "label",
+                    difference)) {
+    return false;
   }
   for (size_t k = 0; k < a.extra_data.size(); ++k) {
+    const std::string what = absl::StrCat("extra input ", k + 1);
     if (a.extra_data[k].shape_ != b.extra_data[k].shape_) {
-      *difference = absl::StrCat("extra input ", k + 1, ": shapes differ");
+      *difference = what + ": shapes differ";
       return false;
     }
-    const Tensor<cpu, 1, float> u = a.extra_data[k].FlatTo1D(),
-                                v = b.extra_data[k].FlatTo1D();
-    for (index_t i = 0; i < u.size(0); ++i) {
-      if (u[i] != v[i]) {
-        *difference = absl::StrCat("extra input ", k + 1, " element ", i, ": ",
-                                   u[i], " vs ", v[i]);
-        return false;
-      }
+    if (!SameElements(a.extra_data[k].FlatTo1D(), b.extra_data[k].FlatTo1D(),
+                      what, difference)) {
+      return false;
     }
   }
   return true;
