@@ -1,5 +1,6 @@
 #include "train/trainer_param.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -126,7 +127,9 @@ TrainerParam ReadTrainerParam(const TrainConfig& config) {
   std::vector<const ConfigEntry*> indexed;
   for (const ConfigEntry& entry : config.globals) {
     const std::string name = IndexedKeyName(entry.key);
-    if (name == "metric" || name == "label_vec" || name == "extra_data_shape") {
+    const std::vector<std::string>& indexed_keys = TrainerIndexedKeys();
+    if (std::find(indexed_keys.begin(), indexed_keys.end(), name) !=
+        indexed_keys.end()) {
       if (!entry.is_default()) indexed.push_back(&entry);
     } else if (keys.count(entry.key) != 0) {
       entries.push_back(entry);

@@ -59,6 +59,14 @@ struct MetricSpec {
   ConfigEntry entry;
 };
 
+// The global keys the trainer reads with an index, `name[...]`:
+// extra_data_shape[I], label_vec[BEGIN,END), metric[FIELD,NODE].
+inline const std::vector<std::string>& TrainerIndexedKeys() {
+  static const std::vector<std::string> keys = {"extra_data_shape", "label_vec",
+                                                "metric"};
+  return keys;
+}
+
 // `label_vec[BEGIN,END) = NAME`.
 struct LabelField {
   std::string name;

@@ -6,6 +6,7 @@
 #include "layers/layer_registry.h"
 #include "train/data/iterator_chain.h"
 #include "train/optim/updater_registry.h"
+#include "train/trainer_param.h"
 
 namespace umbra {
 namespace train {
@@ -13,7 +14,7 @@ namespace train {
 KeySchema MakeTrainerSchema() {
   KeySchema schema;
   schema.AddGlobalParamStructs({"TrainerParam"});
-  schema.AddIndexedGlobalKeys({"extra_data_shape", "label_vec", "metric"});
+  schema.AddIndexedGlobalKeys(TrainerIndexedKeys());
   for (const std::string& type : optim::ListUpdaterTypes()) {
     schema.AddGlobalKeys(optim::UpdaterKeys(type));
   }
