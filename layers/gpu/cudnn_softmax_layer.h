@@ -2,8 +2,8 @@
 // cuDNN's log-softmax (CUDNN_SOFTMAX_LOG) and the expression engine:
 //   SumLoss:  -sum of log p[label], log p = log-softmax(in), reduced on the
 //             device (DeviceSum): one number crosses to the host;
-//   Predict:  p = exp(log-softmax(in)); log p is computed again, since
-//             SumLoss is skipped without labels;
+//   Predict:  p = exp(log-softmax(in)), reusing SumLoss' log p in the same
+//             Forward (computed here only in a Forward without labels);
 //   Gradient: p - one_hot(label) (LossLayer scales it).
 // Labels are copied to the host and checked to be class indices, with the
 // CPU layer's message, before the device uses them: once per Forward with
@@ -35,15 +35,17 @@ template <typename xpu, typename DType>
 class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
  public:
   void Forward(bool is_train) override {
-    // Labels bound by an earlier Forward are never reused.
+    // Labels bound and log p computed by an earlier Forward are never
+    // reused.
     bound_ = Tensor<xpu, 2, DType>();
+    log_prob_current_ = false;
     LossLayer<xpu, DType>::Forward(is_train);
   }
 
  protected:
   index_t LabelWidth(index_t width) const override { return 1; }
   void Predict(Tensor<xpu, 2, DType> in, Tensor<xpu, 2, DType> pred) override {
-    LogSoftmax(in);
+    if (!log_prob_current_) LogSoftmax(in);
     pred = F<::umbra::op::exp>(log_prob_);
   }
   double SumLoss(Tensor<xpu, 2, DType> in,
@@ -80,6 +82,7 @@ class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
                             desc_.get(), in.dptr_, &cudnn::kZero<DType>,
                             desc_.get(), log_prob_.dptr_),
         this->Problem());
+    log_prob_current_ = true;
   }
   // labels_ = the (batch, 1) label field, once each row is checked to be a
   // class index (ClassOf throws the CPU layer's LayerError otherwise).
@@ -102,6 +105,8 @@ class CudnnSoftmaxLayer : public CudnnLayer<xpu, DType, LossLayer<xpu, DType>> {
   // The (batch, classes, 1, 1) input and log_prob_.
   cudnn::TensorDescriptor desc_;
   TensorContainer<xpu, 2, DType> log_prob_{false};
+  // Whether log_prob_ is this Forward's (SumLoss computed it).
+  bool log_prob_current_ = false;
   // The class index of each row, on the device and on the host.
   TensorContainer<xpu, 1, DType> labels_{false};
   TensorContainer<cpu, 2, DType> host_labels_{false};
