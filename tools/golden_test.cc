@@ -100,18 +100,14 @@ TEST(TimeTest, TimesEveryLayer) {
   const ToolRun run = RunToolBinary(
       "tools/time", {kMlp, "batch_size=8", "--iterations=3", "--warmup=0"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.out.rfind("config: train/configs/fashion_mnist_mlp.conf\n"
-                          "device: cpu (",
-                          0),
-            0u)
-      << run.out;
-  for (const char* line :
-       {"\nlayer            type             forward ms  backward ms\n",
-        "\nfc1              fullc          ", "\nrelu_1           relu    ",
-        "\nsoftmax_5        softmax        ", "\ntotal (median pass)  ",
-        "per batch of 8, "}) {
-    EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
-  }
+  ExpectStartsAndContains(
+      run.out,
+      "config: train/configs/fashion_mnist_mlp.conf\n"
+      "device: cpu (",
+      {"\nlayer            type             forward ms  backward ms\n",
+       "\nfc1              fullc          ", "\nrelu_1           relu    ",
+       "\nsoftmax_5        softmax        ", "\ntotal (median pass)  ",
+       "per batch of 8, "});
 }
 
 // No machine has a gpu 99: a CUDA build says so, a build without CUDA how

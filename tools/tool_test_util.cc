@@ -86,5 +86,14 @@ void ExpectMatchesGolden(const std::string& actual,
                 << "\nIf the change is intended, regenerate it: " << regenerate;
 }
 
+void ExpectStartsAndContains(const std::string& output,
+                             const std::string& prefix,
+                             const std::vector<std::string>& parts) {
+  EXPECT_EQ(output.rfind(prefix, 0), 0u) << output;
+  for (const std::string& part : parts) {
+    EXPECT_NE(output.find(part), std::string::npos) << part << "\n" << output;
+  }
+}
+
 }  // namespace tools
 }  // namespace umbra

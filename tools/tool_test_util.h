@@ -43,6 +43,12 @@ void ExpectMatchesGolden(const std::string& actual,
                          const std::string& golden_path,
                          const std::string& regenerate);
 
+// EXPECTs `output` to start with `prefix` and to contain every one of
+// `parts`, reporting the output with each miss.
+void ExpectStartsAndContains(const std::string& output,
+                             const std::string& prefix,
+                             const std::vector<std::string>& parts);
+
 }  // namespace tools
 }  // namespace umbra
 
