@@ -287,7 +287,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(GradientCheckCoverage, EveryTypeIsChecked) {
   std::set<std::string> checked;
   for (const GradientCase& c : Cases()) checked.insert(c.type);
-  for (const std::string& type : ListLayerTypes()) {
+  for (const std::string& type : LayerRegistry::List()) {
     if (type.rfind("test_", 0) == 0) continue;
     EXPECT_EQ(checked.count(type), 1u) << "no gradient case for " << type;
   }

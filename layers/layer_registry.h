@@ -1,6 +1,22 @@
-// The registry of layer types: each type registers itself once by name, in
-// the .cc file that instantiates it (inside an alwayslink library, so the
-// linker never drops it); the net builder creates layers by type name.
+// The registry of layer types (a TypeRegistry, param/type_registry.h): each
+// type registers itself once by name, in the .cc file that instantiates it
+// (inside an alwayslink library, so the linker never drops it); the net
+// builder creates layers by type name.
+//
+// Adding a layer type touches:
+//   1. layers/<name>_layer.{h,cc}: the class template Layer<xpu, DType>
+//      subclass with a static `LayerTypeInfo Describe()` (its parameter
+//      structs, weight tags, whether it is a loss), Forward, Backprop and
+//      DoInferShapes; UMBRA_REGISTER_LAYER in the .cc, which is listed in
+//      //layers's srcs.
+//   2. layers/gpu: UMBRA_REGISTER_LAYER_DEVICE(gpu, ...) in a .cu file (the
+//      CPU template compiled by nvcc, or a cuDNN class), or the type has no
+//      gpu implementation and `dev = gpu` refuses it.
+//   3. layers/layer_cases.cc: at least one case (the coverage test fails
+//      without one); it is gradient-checked, compared on the gpu and timed.
+//   4. tools/config_reference.md: regenerate with `bazel run //tools:paramdoc
+//      > tools/config_reference.md` (a test compares them).
+//   5. train/registered_types_test.cc: the list of shipped types.
 //
 // Example:
 //
@@ -14,94 +30,32 @@
 //       CreateLayer<cpu, float>("fullc", "fc1", {{"nhidden", "500"}});
 //
 //   // the config checker and the docs
-//   for (const std::string& type : ListLayerTypes()) { ... }
-//   ListDeviceLayerTypes<gpu, float>();   // the types built for the gpu
-//   LayerTypeAcceptsKey(GetLayerTypeInfo("fullc"), "wmat:lr");   // true
+//   for (const std::string& type : LayerRegistry::List()) { ... }
+//   LayerRegistry::ListCreators<gpu, float>();   // the types built for the gpu
+//   LayerTypeAcceptsKey(LayerRegistry::Get("fullc"), "wmat:lr");   // true
 //
 // A type the registry does not know is a LayerError that suggests the closest
 // known type and lists them all.
 #ifndef UMBRA_LAYERS_LAYER_REGISTRY_H_
 #define UMBRA_LAYERS_LAYER_REGISTRY_H_
 
-#include <map>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "layers/layer.h"
 #include "layers/layer_type_info.h"
+#include "param/type_registry.h"
 
 namespace umbra {
 namespace layers {
 
-// The registered type names, sorted.
-std::vector<std::string> ListLayerTypes();
-
-// The type's entry. Throws LayerError "unknown layer type 'fulc'; did you
-// mean 'fullc'? Known types: ..." when there is none.
-const LayerTypeInfo& GetLayerTypeInfo(absl::string_view type);
+using LayerRegistry = TypeRegistry<LayerTypeInfo, Layer>;
 
 // The Markdown reference of one type: its description and a table of the
-// keys of each of its parameter structs.
+// keys of each of its parameter structs. Throws LayerError for an unknown
+// type.
 std::string LayerTypeMarkdown(absl::string_view type);
-
-namespace internal {
-
-template <typename xpu, typename DType>
-using LayerCreator = std::unique_ptr<Layer<xpu, DType>> (*)();
-
-// The creators of one (device, precision), by type name.
-template <typename xpu, typename DType>
-std::map<std::string, LayerCreator<xpu, DType>>& LayerCreators() {
-  static auto* creators = new std::map<std::string, LayerCreator<xpu, DType>>;
-  return *creators;
-}
-
-// Adds `info` under info.type; a second registration of a type aborts the
-// program with a message (a build mistake, found at start-up).
-void RegisterLayerTypeInfo(LayerTypeInfo info);
-
-// Aborts with a message when `type` already has a creator for `device`.
-void CheckNewCreator(bool exists, const std::string& type, const char* device);
-
-template <typename xpu, typename DType, template <typename, typename> class L>
-std::unique_ptr<Layer<xpu, DType>> NewLayer() {
-  return std::unique_ptr<Layer<xpu, DType>>(new L<xpu, DType>());
-}
-
-// Registers the float and double creators of L on `xpu`.
-template <typename xpu, template <typename, typename> class L>
-bool RegisterLayerDevice(const char* type, const char* device) {
-  CheckNewCreator(LayerCreators<xpu, float>().count(type) != 0, type, device);
-  LayerCreators<xpu, float>()[type] = &NewLayer<xpu, float, L>;
-  LayerCreators<xpu, double>()[type] = &NewLayer<xpu, double, L>;
-  return true;
-}
-
-// Registers the type (L<cpu, float>::Describe() tells its structs, tags
-// and whether it is a loss) and its cpu creators.
-template <template <typename, typename> class L>
-bool RegisterLayer(const char* type) {
-  LayerTypeInfo info = L<cpu, float>::Describe();
-  info.type = type;
-  RegisterLayerTypeInfo(info);
-  return RegisterLayerDevice<cpu, L>(type, "cpu");
-}
-
-}  // namespace internal
-
-// The type names with an implementation for (xpu, DType), sorted: every
-// registered type on the cpu; on the gpu, those a --config=cuda build links
-// (//layers/gpu).
-template <typename xpu, typename DType>
-std::vector<std::string> ListDeviceLayerTypes() {
-  std::vector<std::string> names;
-  for (const auto& entry : internal::LayerCreators<xpu, DType>()) {
-    names.push_back(entry.first);
-  }
-  return names;
-}
 
 // A new layer of `type` named `name` (weights are named "<name>.<tag>"),
 // configured from `kwargs`. Throws LayerError for an unknown type, a type
@@ -110,16 +64,15 @@ template <typename xpu, typename DType>
 std::unique_ptr<Layer<xpu, DType>> CreateLayer(absl::string_view type,
                                                const std::string& name,
                                                const ParamKwargs& kwargs) {
-  const LayerTypeInfo& info = GetLayerTypeInfo(type);
-  const auto& creators = internal::LayerCreators<xpu, DType>();
-  auto it = creators.find(info.type);
-  if (it == creators.end()) {
+  const LayerTypeInfo& info = LayerRegistry::Get(type);
+  const auto create = LayerRegistry::FindCreator<xpu, DType>(info.type);
+  if (create == nullptr) {
     throw LayerError(LayerLabel(name, info.type) +
                      ": this build has no implementation of the type for " +
                      (xpu::kDevCPU ? "the cpu" : "the gpu") +
                      " (GPU layers need --config=cuda)");
   }
-  std::unique_ptr<Layer<xpu, DType>> layer = it->second();
+  std::unique_ptr<Layer<xpu, DType>> layer = create();
   layer->Configure(info, name, kwargs);
   return layer;
 }
@@ -127,25 +80,19 @@ std::unique_ptr<Layer<xpu, DType>> CreateLayer(absl::string_view type,
 }  // namespace layers
 }  // namespace umbra
 
-#define UMBRA_LAYERS_CONCAT_INNER_(a, b) a##b
-#define UMBRA_LAYERS_CONCAT_(a, b) UMBRA_LAYERS_CONCAT_INNER_(a, b)
-
 // Registers the layer class template `LayerClass<xpu, DType>` as `type` for
 // the cpu (float and double), at namespace scope in one .cc file of an
 // alwayslink library. LayerClass must have a static `LayerTypeInfo
 // Describe()`.
-#define UMBRA_REGISTER_LAYER(type, LayerClass)             \
-  [[maybe_unused]] static const bool UMBRA_LAYERS_CONCAT_( \
-      umbra_layer_registered_, __COUNTER__) =              \
-      ::umbra::layers::internal::RegisterLayer<LayerClass>(type)
+#define UMBRA_REGISTER_LAYER(type, LayerClass)                               \
+  UMBRA_REGISTER_TYPE(::umbra::layers::LayerRegistry, cpu, type, LayerClass, \
+                      float, double)
 
 // Registers the `device` (gpu) creators of a type registered with
-// UMBRA_REGISTER_LAYER, from the .cu file that instantiates them.
-#define UMBRA_REGISTER_LAYER_DEVICE(device, type, LayerClass)          \
-  [[maybe_unused]] static const bool UMBRA_LAYERS_CONCAT_(             \
-      umbra_layer_registered_, __COUNTER__) =                          \
-      ::umbra::layers::internal::RegisterLayerDevice<::umbra::device,  \
-                                                     LayerClass>(type, \
-                                                                 #device)
+// UMBRA_REGISTER_LAYER (float and double), from the .cu file that
+// instantiates them.
+#define UMBRA_REGISTER_LAYER_DEVICE(device, type, LayerClass)              \
+  UMBRA_REGISTER_TYPE_DEVICE(::umbra::layers::LayerRegistry, device, type, \
+                             LayerClass, float, double)
 
 #endif  // UMBRA_LAYERS_LAYER_REGISTRY_H_

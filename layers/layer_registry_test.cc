@@ -36,11 +36,11 @@ TEST(LayerRegistryTest, ListsEveryShippedType) {
       "max_pooling", "multi_logistic", "prelu",   "relu",
       "rrelu",       "sigmoid",        "softmax", "softplus",
       "split",       "sum_pooling",    "tanh",    "xelu"};
-  EXPECT_EQ(ListLayerTypes(), expected);
+  EXPECT_EQ(LayerRegistry::List(), expected);
 }
 
 TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
-  for (const std::string& type : ListLayerTypes()) {
+  for (const std::string& type : LayerRegistry::List()) {
     ParamKwargs kwargs;
     if (type == "fullc") kwargs = {{"nhidden", "3"}};
     if (type == "conv") kwargs = {{"nchannel", "3"}, {"kernel_size", "3"}};
@@ -51,7 +51,7 @@ TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
     auto d = CreateLayer<cpu, double>(type, "x", kwargs);
     EXPECT_EQ(f->type(), type);
     EXPECT_EQ(d->name(), "x");
-    EXPECT_EQ(f->is_loss(), GetLayerTypeInfo(type).is_loss);
+    EXPECT_EQ(f->is_loss(), LayerRegistry::Get(type).is_loss);
   }
 }
 
@@ -166,7 +166,7 @@ TEST(LayerRegistryTest, TaggedKeys) {
 }
 
 TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
-  const LayerTypeInfo& fullc = GetLayerTypeInfo("fullc");
+  const LayerTypeInfo& fullc = LayerRegistry::Get("fullc");
   EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "nhidden"));
   EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "num_hidden"));
   EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "init_sigma"));
@@ -175,7 +175,7 @@ TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
   EXPECT_TRUE(LayerTypeAcceptsKey(fullc, "bias:wd"));
   EXPECT_FALSE(LayerTypeAcceptsKey(fullc, "num_round"));
   EXPECT_FALSE(LayerTypeAcceptsKey(fullc, "slope:lr"));
-  const LayerTypeInfo& softmax = GetLayerTypeInfo("softmax");
+  const LayerTypeInfo& softmax = LayerRegistry::Get("softmax");
   EXPECT_TRUE(LayerTypeAcceptsKey(softmax, "grad_scale"));
   EXPECT_TRUE(LayerTypeAcceptsKey(softmax, "batch_size"));
   EXPECT_FALSE(LayerTypeAcceptsKey(softmax, "init_sigma"));
@@ -184,12 +184,12 @@ TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
                           "lr_mult", "wmat:init_sigma", "bias:lr"}) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
   }
-  EXPECT_EQ(GetLayerTypeInfo("prelu").weight_tags,
+  EXPECT_EQ(LayerRegistry::Get("prelu").weight_tags,
             std::vector<std::string>{"slope"});
-  EXPECT_TRUE(GetLayerTypeInfo("relu").weight_tags.empty());
+  EXPECT_TRUE(LayerRegistry::Get("relu").weight_tags.empty());
   // Alias-tagged keys are keys of the type, so that the trainer passes a
   // global `bias:wd` to prelu and batch_norm layers.
-  const LayerTypeInfo& prelu = GetLayerTypeInfo("prelu");
+  const LayerTypeInfo& prelu = LayerRegistry::Get("prelu");
   const std::vector<std::string> prelu_keys = LayerTypeKeys(prelu);
   for (const char* key : {"slope:wd", "bias:wd", "bias:lr", "random_slope"}) {
     EXPECT_NE(std::find(prelu_keys.begin(), prelu_keys.end(), key),
@@ -201,14 +201,14 @@ TEST(LayerRegistryTest, KnownKeysForTheConfigChecker) {
   EXPECT_EQ(CanonicalWeightTag(prelu, "bias"), "slope");
   EXPECT_EQ(CanonicalWeightTag(prelu, "slope"), "slope");
   EXPECT_EQ(CanonicalWeightTag(prelu, "wmat"), "");
-  const LayerTypeInfo& bn = GetLayerTypeInfo("batch_norm");
+  const LayerTypeInfo& bn = LayerRegistry::Get("batch_norm");
   for (const char* key : {"gamma:lr", "beta:wd", "wmat:lr", "bias:wd"}) {
     EXPECT_TRUE(LayerTypeAcceptsKey(bn, key)) << key;
   }
   EXPECT_EQ(CanonicalWeightTag(bn, "wmat"), "gamma");
   EXPECT_EQ(CanonicalWeightTag(bn, "bias"), "beta");
   EXPECT_EQ(WeightTagNames(bn), "gamma (also wmat), beta (also bias)");
-  EXPECT_EQ(WeightTagNames(GetLayerTypeInfo("fullc")), "wmat, bias");
+  EXPECT_EQ(WeightTagNames(LayerRegistry::Get("fullc")), "wmat, bias");
 }
 
 TEST(LayerRegistryTest, MarkdownReference) {

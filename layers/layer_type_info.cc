@@ -37,6 +37,27 @@ std::vector<std::string> AcceptedWeightTags(const LayerTypeInfo& info) {
 
 }  // namespace
 
+std::string LayerTypeInfo::Problem() const {
+  for (const auto& alias : weight_tag_aliases) {
+    const bool names_a_tag = std::find(weight_tags.begin(), weight_tags.end(),
+                                       alias.second) != weight_tags.end();
+    const bool is_a_tag = std::find(weight_tags.begin(), weight_tags.end(),
+                                    alias.first) != weight_tags.end();
+    const bool repeated =
+        std::count_if(
+            weight_tag_aliases.begin(), weight_tag_aliases.end(),
+            [&](const auto& other) { return other.first == alias.first; }) != 1;
+    if (!names_a_tag || is_a_tag || repeated) {
+      return "declares the weight tag alias '" + alias.first + "' -> '" +
+             alias.second + "'; an alias must name one of its weight tags (" +
+             JoinNames(weight_tags) +
+             "), be none of them, and be declared "
+             "once";
+    }
+  }
+  return "";
+}
+
 std::string CanonicalWeightTag(const LayerTypeInfo& info,
                                const std::string& tag) {
   if (std::find(info.weight_tags.begin(), info.weight_tags.end(), tag) !=

@@ -4,11 +4,11 @@
 //
 // Example:
 //
-//   const LayerTypeInfo& fullc = GetLayerTypeInfo("fullc");  // registry
+//   const LayerTypeInfo& fullc = LayerRegistry::Get("fullc");
 //   LayerTypeAcceptsKey(fullc, "nhidden");         // true
 //   LayerTypeAcceptsKey(fullc, "wmat:init_sigma"); // true
 //   LayerTypeAcceptsKey(fullc, "num_round");       // false: a trainer key
-//   const LayerTypeInfo& prelu = GetLayerTypeInfo("prelu");
+//   const LayerTypeInfo& prelu = LayerRegistry::Get("prelu");
 //   CanonicalWeightTag(prelu, "bias");             // "slope": cxxnet's name
 //   WeightTagNames(prelu);                         // "slope (also bias)"
 #ifndef UMBRA_LAYERS_LAYER_TYPE_INFO_H_
@@ -18,12 +18,21 @@
 #include <utility>
 #include <vector>
 
+#include "layers/layer_error.h"
 #include "param/param.h"
 
 namespace umbra {
 namespace layers {
 
+// A layer type's entry in the registry (layer_registry.h): filled in by the
+// type's static Describe(), its name set by the registration.
 struct LayerTypeInfo {
+  // What TypeRegistry needs to name the kind in messages.
+  static constexpr char kKind[] = "layer type";
+  static constexpr char kKnownAs[] = "types";
+  static constexpr char kLibrary[] = "//layers";
+  using Error = LayerError;
+
   // The name configs use: "fullc".
   std::string type;
   // One line for the reference.
@@ -41,6 +50,10 @@ struct LayerTypeInfo {
   std::vector<std::pair<std::string, std::string>> weight_tag_aliases;
   // Whether it is a loss (takes labels, reports Loss()).
   bool is_loss = false;
+
+  // What is wrong with the entry ("" when nothing): each weight-tag alias
+  // must name one of the weight tags, be none of them and be declared once.
+  std::string Problem() const;
 };
 
 // The weight tag that `tag` names: `tag` itself when it is one of

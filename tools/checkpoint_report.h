@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 
 namespace umbra {
 namespace tools {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "train/config.h"
+#include "train/config/config.h"
 
 namespace umbra {
 namespace tools {

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "tools/layer_timing.h"
 #include "tools/net_memory.h"
-#include "train/config.h"
+#include "train/config/config.h"
 
 namespace umbra {
 namespace tools {

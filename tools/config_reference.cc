@@ -11,7 +11,7 @@
 #include "layers/layer_registry.h"
 #include "param/registry.h"
 #include "train/data/iterator_registry.h"
-#include "train/optim/metric.h"
+#include "train/metrics/metric.h"
 #include "train/optim/updater_registry.h"
 
 namespace umbra {
@@ -71,8 +71,8 @@ void AppendUpdaters(StructPrinter* printer, std::string* out) {
       "`bias:wd = 0`) or under a layer.\n\n"
       "| updater | description | keys |\n| --- | --- | --- |\n");
   std::vector<std::string> structs;
-  for (const std::string& type : optim::ListUpdaterTypes()) {
-    const optim::UpdaterTypeInfo& info = optim::GetUpdaterTypeInfo(type);
+  for (const std::string& type : optim::UpdaterRegistry::List()) {
+    const optim::UpdaterTypeInfo& info = optim::UpdaterRegistry::Get(type);
     const std::vector<std::string> names = optim::UpdaterParamStructs(type);
     absl::StrAppend(out, "| `", type, "` | ", Cell(info.description), " | ",
                     StructLinks(names), " |\n");
@@ -88,7 +88,7 @@ void AppendMetrics(std::string* out) {
       "## Metrics\n\n"
       "`metric = NAME`, once per metric; each is reported for the "
       "training batches (when `eval_train`) and every eval set.\n\n");
-  for (const std::string& name : optim::ListMetrics()) {
+  for (const std::string& name : metrics::ListMetrics()) {
     absl::StrAppend(out, "- `", name, "`\n");
   }
   out->append("\n");
@@ -107,8 +107,8 @@ void AppendLayers(StructPrinter* printer, std::string* out) {
       "| type | description | keys | weights | loss |\n"
       "| --- | --- | --- | --- | --- |\n");
   std::vector<std::string> structs;
-  for (const std::string& type : layers::ListLayerTypes()) {
-    const layers::LayerTypeInfo& info = layers::GetLayerTypeInfo(type);
+  for (const std::string& type : layers::LayerRegistry::List()) {
+    const layers::LayerTypeInfo& info = layers::LayerRegistry::Get(type);
     std::vector<std::string> names;
     for (const param::ParamManager* manager : info.params) {
       names.push_back(manager->name());
@@ -134,8 +134,8 @@ void AppendIterators(StructPrinter* printer, std::string* out) {
       "before.\n\n"
       "| type | kind | description | keys |\n| --- | --- | --- | --- |\n");
   std::vector<std::string> structs;
-  for (const std::string& type : train::ListIteratorTypes()) {
-    const train::IteratorTypeInfo& info = train::GetIteratorTypeInfo(type);
+  for (const std::string& type : train::IteratorRegistry::List()) {
+    const train::IteratorTypeInfo& info = train::IteratorRegistry::Get(type);
     const bool source = info.kind == train::IteratorKind::kSource;
     const std::vector<std::string>& names = info.param_structs;
     absl::StrAppend(out, "| `", type, "` | ", source ? "source" : "wrapper",

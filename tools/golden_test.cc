@@ -116,7 +116,7 @@ TEST(TimeTest, GpuNeedsACudaBuildAndTheDevice) {
   const ToolRun run = RunToolBinary("tools/time", {kMlp, "dev=gpu:99"});
   EXPECT_EQ(run.status, 1) << run.out;
   EXPECT_EQ(run.out, "");
-#ifdef UMBRA_TOOLS_CUDA_BUILD
+#ifdef UMBRA_USE_CUDA
   const char kExpected[] =
       "dev = gpu:99: cannot start the GPU: SetDevice<gpu>(99): no such device";
 #else
@@ -145,7 +145,7 @@ TEST(DeviceInfoTest, SaysWhatItSees) {
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("\nCPU: "), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("threads: "), std::string::npos) << run.out;
-#ifdef UMBRA_TOOLS_CUDA_BUILD
+#ifdef UMBRA_USE_CUDA
   EXPECT_TRUE(run.out.find("GPUs: ") != std::string::npos ||
               run.out.find("no GPU visible: ") != std::string::npos)
       << run.out;

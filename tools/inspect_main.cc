@@ -4,7 +4,7 @@
 
 #include "tools/checkpoint_report.h"
 #include "tools/cli.h"
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 
 namespace umbra {
 namespace tools {

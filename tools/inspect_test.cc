@@ -10,7 +10,7 @@
 #include "gtest/gtest.h"
 #include "tools/checkpoint_report.h"
 #include "tools/tool_test_util.h"
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 
 namespace umbra {
 namespace tools {

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "train/network.h"
+#include "train/net/network.h"
 
 namespace umbra {
 namespace tools {

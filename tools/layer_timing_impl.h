@@ -11,7 +11,7 @@
 
 #include "tensor/tensor.h"
 #include "tools/layer_timing.h"
-#include "train/network.h"
+#include "train/net/network.h"
 
 namespace umbra {
 namespace tools {

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "train/network.h"
+#include "train/net/network.h"
 #include "train/optim/updater.h"
 
 namespace umbra {

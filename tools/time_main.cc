@@ -49,7 +49,7 @@ int Time(const CommandLine& cli) {
   // trainer's error, which says to rebuild with --config=cuda, so the net
   // below is always on the device `dev` names.
   const train::CheckedConfig checked = CheckConfigFile(args[0], overrides);
-#ifdef UMBRA_TOOLS_CUDA_BUILD
+#ifdef UMBRA_USE_CUDA
   const train::DeviceChoice device = train::ParseDevice(checked.param.dev);
   if (device.kind == train::DeviceChoice::kGpu) {
     const std::string name = GpuName(device.ordinal);

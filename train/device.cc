@@ -32,7 +32,7 @@ DeviceChoice ParseDevice(absl::string_view text) {
 }
 
 bool BuiltWithCuda() {
-#ifdef UMBRA_TRAIN_CUDA_BUILD
+#ifdef UMBRA_USE_CUDA
   return true;
 #else
   return false;
@@ -41,7 +41,7 @@ bool BuiltWithCuda() {
 
 void SetUpDevice(const DeviceChoice& device, int nthread) {
   if (device.kind == DeviceChoice::kGpu) {
-#ifdef UMBRA_TRAIN_CUDA_BUILD
+#ifdef UMBRA_USE_CUDA
     try {
       InitTensorEngine<gpu>(device.ordinal);
     } catch (const TensorError& e) {

@@ -29,6 +29,9 @@ struct DeviceChoice {
   Kind kind = kCpu;
   // The GPU's ordinal (gpu:N); 0 for the cpu and plain `gpu`.
   int ordinal = 0;
+
+  // "cpu" or "gpu", whatever the ordinal.
+  const char* name() const { return kind == kCpu ? "cpu" : "gpu"; }
 };
 
 // Reads `cpu`, `gpu` or `gpu:N`. Throws DeviceError for anything else.

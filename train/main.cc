@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/trainer.h"
 #include "train/trainer_param.h"
 

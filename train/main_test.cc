@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "train/device.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {

@@ -9,22 +9,11 @@
 
 namespace umbra {
 namespace train {
-namespace {
-
-std::map<DeviceChoice::Kind, ModelFactory>& Factories() {
-  static auto* factories = new std::map<DeviceChoice::Kind, ModelFactory>{
-      {DeviceChoice::kCpu, &ModelOn<cpu>::Make}};
-  return *factories;
-}
-
-}  // namespace
 
 template class ModelOn<cpu>;
 
-bool RegisterModelFactory(DeviceChoice::Kind kind, ModelFactory factory) {
-  Factories()[kind] = factory;
-  return true;
-}
+[[maybe_unused]] static const bool kCpuModelRegistered =
+    ModelRegistry::Add({"cpu", &ModelOn<cpu>::Make});
 
 std::map<std::string, Tensor<cpu, 2, float>> HostLabelFields(
     const DataBatch& batch, const std::vector<LabelField>& fields,
@@ -46,15 +35,15 @@ std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                                    const std::vector<Shape<4>>& input_shapes,
                                    bool training) {
   const DeviceChoice device = ParseDevice(checked.param.dev);
-  const auto found = Factories().find(device.kind);
-  if (found == Factories().end()) {
+  const ModelTypeInfo* model = ModelRegistry::Find(device.name());
+  if (model == nullptr) {
     throw GlobalError(checked.config, "dev",
                       "dev = " + checked.param.dev +
                           ": this program has no gpu trainer linked (it "
                           "needs //train:trainer_gpu, which the //train "
                           "binary links under --config=cuda)");
   }
-  return found->second(checked, input_shapes, training);
+  return model->make(checked, input_shapes, training);
 }
 
 }  // namespace train

@@ -30,10 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "param/type_registry.h"
 #include "tensor/tensor.h"
-#include "train/checkpoint.h"
 #include "train/data/data_batch.h"
 #include "train/device.h"
+#include "train/net/checkpoint.h"
 #include "train/net_setup.h"
 
 namespace umbra {
@@ -105,14 +106,28 @@ std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                                    const std::vector<Shape<4>>& input_shapes,
                                    bool training);
 
-// How the models of a device are made: ModelOn<xpu>'s MakeModel.
-using ModelFactory = std::unique_ptr<Model> (*)(
-    const CheckedConfig& checked, const std::vector<Shape<4>>& input_shapes,
-    bool training);
-// Makes CreateModel use `factory` for `kind`; returns true (for static
-// registration). The cpu's is built in; //train:trainer_gpu registers the
+// How the models of a device are made, registered under the device's name
+// ("cpu", "gpu"): model.cc registers the cpu's, //train:trainer_gpu the
 // gpu's.
-bool RegisterModelFactory(DeviceChoice::Kind kind, ModelFactory factory);
+struct ModelTypeInfo {
+  // What TypeRegistry needs to name the kind in messages.
+  static constexpr char kKind[] = "model device";
+  static constexpr char kKnownAs[] = "devices";
+  static constexpr char kLibrary[] = "//train:registered_types";
+  using Error = DeviceError;
+
+  std::string type;
+  // ModelOn<xpu>::Make.
+  std::unique_ptr<Model> (*make)(const CheckedConfig& checked,
+                                 const std::vector<Shape<4>>& input_shapes,
+                                 bool training) = nullptr;
+
+  std::string Problem() const {
+    return make == nullptr ? "has no make function" : "";
+  }
+};
+
+using ModelRegistry = TypeRegistry<ModelTypeInfo>;
 
 }  // namespace train
 }  // namespace umbra

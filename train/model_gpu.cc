@@ -5,8 +5,8 @@
 // layers (//layers/gpu) and updaters (//train/optim:updaters_gpu) that nvcc
 // compiled.
 #include "train/model_impl.h"
-#include "train/net_checkpoint_impl.h"
-#include "train/network_impl.h"
+#include "train/net/net_checkpoint_impl.h"
+#include "train/net/network_impl.h"
 
 namespace umbra {
 namespace train {
@@ -15,11 +15,7 @@ template class BasicNetwork<gpu>;
 UMBRA_TRAIN_NET_CHECKPOINT_INSTANCES(gpu);
 template class ModelOn<gpu>;
 
-namespace {
-
-[[maybe_unused]] const bool kGpuModelRegistered =
-    RegisterModelFactory(DeviceChoice::kGpu, &ModelOn<gpu>::Make);
-
-}  // namespace
+[[maybe_unused]] static const bool kGpuModelRegistered =
+    ModelRegistry::Add({"gpu", &ModelOn<gpu>::Make});
 }  // namespace train
 }  // namespace umbra

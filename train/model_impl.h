@@ -14,9 +14,9 @@
 #include "layers/layer.h"
 #include "tensor/tensor.h"
 #include "train/model.h"
-#include "train/net_checkpoint.h"
+#include "train/net/net_checkpoint.h"
+#include "train/net/network.h"
 #include "train/net_setup.h"
-#include "train/network.h"
 
 namespace umbra {
 namespace train {

@@ -11,9 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "train/config_schema.h"
+#include "train/config/config_schema.h"
 #include "train/device.h"
-#include "train/optim/metric.h"
+#include "train/metrics/metric.h"
 #include "train/optim/optim_error.h"
 #include "train/trainer_schema.h"
 
@@ -29,8 +29,8 @@ std::string HintOrPeriod(const std::string& word,
 }
 
 // An error at a metric's line, or at `metric` for the default metric.
-ConfigError MetricError(const TrainConfig& config, const MetricSpec& spec,
-                        const std::string& detail) {
+ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
+                            const std::string& detail) {
   if (spec.entry.key.empty()) return GlobalError(config, "metric", detail);
   return ConfigError(spec.entry.location, spec.entry.key, detail);
 }
@@ -96,12 +96,12 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
   std::map<std::string, const MetricSpec*> printed;
   for (const MetricSpec& spec : checked.param.metrics) {
     try {
-      optim::CreateMetric(spec.name);
-    } catch (const optim::OptimError& e) {
-      throw MetricError(config, spec, e.what());
+      metrics::CreateMetric(spec.name);
+    } catch (const metrics::MetricError& e) {
+      throw MetricLineError(config, spec, e.what());
     }
     if (std::find(fields.begin(), fields.end(), spec.field) == fields.end()) {
-      throw MetricError(
+      throw MetricLineError(
           config, spec,
           absl::StrCat("metric '", spec.name, "': no label field '", spec.field,
                        "'", HintOrPeriod(spec.field, fields),
@@ -110,7 +110,7 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
     }
     const int node = spec.node.empty() ? -1 : config.net.FindNode(spec.node);
     if (!spec.node.empty() && node < 0) {
-      throw MetricError(
+      throw MetricLineError(
           config, spec,
           absl::StrCat("metric '", spec.name, "': the net has no node '",
                        spec.node, "'", HintOrPeriod(spec.node, nodes),
@@ -122,7 +122,7 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
     const auto [earlier, added] = printed.emplace(label, &spec);
     if (!added) {
       const ConfigEntry& first = earlier->second->entry;
-      throw MetricError(
+      throw MetricLineError(
           config, spec,
           absl::StrCat("metric '", spec.name, "' of label field '", spec.field,
                        "' is already asked for",

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "tensor/tensor.h"
-#include "train/config.h"
-#include "train/network.h"
+#include "train/config/config.h"
+#include "train/net/network.h"
 #include "train/optim/optim_error.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_registry.h"

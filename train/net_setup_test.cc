@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "train/config.h"
+#include "train/config/config.h"
 
 namespace umbra {
 namespace train {

@@ -1,5 +1,5 @@
 // The types the shipped trainer knows: this test links exactly the
-// libraries //train:train links (TRAINER_DEPS in BUILD.bazel), so a type
+// libraries //train:train links (//train:registered_types), so a type
 // added or lost (an alwayslink dropped) shows up here.
 #include <algorithm>
 #include <string>
@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "layers/layer_registry.h"
 #include "train/data/iterator_registry.h"
-#include "train/optim/metric.h"
+#include "train/metrics/metric.h"
 #include "train/optim/updater_registry.h"
 #include "train/trainer_schema.h"
 
@@ -17,7 +17,7 @@ namespace train {
 namespace {
 
 TEST(RegisteredTypesTest, LayerTypes) {
-  EXPECT_EQ(layers::ListLayerTypes(),
+  EXPECT_EQ(layers::LayerRegistry::List(),
             (std::vector<std::string>{
                 "avg_pooling", "batch_norm",     "bias",    "ch_concat",
                 "concat",      "conv",           "dropout", "flatten",
@@ -29,15 +29,15 @@ TEST(RegisteredTypesTest, LayerTypes) {
 
 TEST(RegisteredTypesTest, IteratorTypes) {
   EXPECT_EQ(
-      ListIteratorTypes(),
+      IteratorRegistry::List(),
       (std::vector<std::string>{"binary", "csv", "mnist", "threadbuffer"}));
 }
 
 TEST(RegisteredTypesTest, UpdatersAndMetrics) {
   EXPECT_EQ(
-      optim::ListUpdaterTypes(),
+      optim::UpdaterRegistry::List(),
       (std::vector<std::string>{"adam", "adamw", "nag", "rmsprop", "sgd"}));
-  EXPECT_EQ(optim::ListMetrics(),
+  EXPECT_EQ(metrics::ListMetrics(),
             (std::vector<std::string>{"error", "logloss", "rec@k", "rmse"}));
 }
 

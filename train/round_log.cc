@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 
 namespace umbra {
 namespace train {

@@ -17,7 +17,7 @@ namespace train {
 struct Trainer::EvalSet {
   std::string name;
   std::unique_ptr<DataIterator> data;
-  optim::MetricSet metrics;
+  metrics::MetricSet metrics;
 };
 
 namespace {
@@ -220,7 +220,7 @@ index_t Trainer::FeedBatch(const DataBatch& batch, bool with_labels) {
 }
 
 void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
-                         optim::MetricSet* metrics) {
+                         metrics::MetricSet* metrics) {
   std::vector<Tensor<cpu, 2, float>> outputs;
   for (int node : metric_nodes_)
     outputs.push_back(model_->HostRows(node, rows));
@@ -248,7 +248,7 @@ void Trainer::Train() {
     figures.round = round + 1;
     figures.images_per_second =
         train_seconds > 0 ? instances / train_seconds : 0.0;
-    for (const optim::MetricResult& result : train_metrics_.Results()) {
+    for (const metrics::MetricResult& result : train_metrics_.Results()) {
       figures.metrics.emplace_back("train-" + result.label, result.value);
     }
     EvaluateSets(&figures);
@@ -333,7 +333,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
       ForwardNaming(batch, false, [&] { return "eval " + set->name; });
       if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
-    for (const optim::MetricResult& result : set->metrics.Results()) {
+    for (const metrics::MetricResult& result : set->metrics.Results()) {
       figures->metrics.emplace_back(set->name + "-" + result.label,
                                     result.value);
     }

@@ -49,12 +49,12 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
-#include "train/checkpoint.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/data_batch.h"
+#include "train/metrics/metric_set.h"
 #include "train/model.h"
+#include "train/net/checkpoint.h"
 #include "train/net_setup.h"
-#include "train/optim/metric_set.h"
 #include "train/round_log.h"
 #include "train/trainer_param.h"
 
@@ -124,7 +124,7 @@ class Trainer {
   // Adds the first `rows` rows of the outputs the metrics read, against
   // `batch`'s labels.
   void AddMetrics(const DataBatch& batch, index_t rows,
-                  optim::MetricSet* metrics);
+                  metrics::MetricSet* metrics);
   std::string ModelDir() const;
 
   TrainerInputs inputs_;
@@ -135,7 +135,7 @@ class Trainer {
   std::unique_ptr<DataIterator> pred_data_;
   // The net and its updater on the configured device.
   std::unique_ptr<Model> model_;
-  optim::MetricSet train_metrics_;
+  metrics::MetricSet train_metrics_;
   // Per metric: the node whose output it scores, or -1 for the net's output.
   std::vector<int> metric_nodes_;
   // Passes the training iterator has started (for resume).

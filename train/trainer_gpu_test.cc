@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {

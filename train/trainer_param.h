@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "param/param.h"
-#include "train/config.h"
+#include "train/config/config.h"
 
 namespace umbra {
 namespace train {

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "layers/layer_registry.h"
 #include "train/data/iterator_chain.h"
+#include "train/net/network.h"
 #include "train/optim/updater_registry.h"
 #include "train/trainer_param.h"
 
@@ -15,14 +15,10 @@ KeySchema MakeTrainerSchema() {
   KeySchema schema;
   schema.AddGlobalParamStructs({"TrainerParam"});
   schema.AddIndexedGlobalKeys(TrainerIndexedKeys());
-  for (const std::string& type : optim::ListUpdaterTypes()) {
+  for (const std::string& type : optim::UpdaterRegistry::List()) {
     schema.AddGlobalKeys(optim::UpdaterKeys(type));
   }
-  for (const std::string& type : layers::ListLayerTypes()) {
-    schema.AddLayerType(type,
-                        layers::LayerTypeKeys(layers::GetLayerTypeInfo(type)));
-  }
-  schema.SetWeightTags({});
+  AddLayerTypes(&schema);
   AddIteratorSchema(&schema);
   return schema;
 }

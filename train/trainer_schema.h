@@ -10,7 +10,7 @@
 #ifndef UMBRA_TRAIN_TRAINER_SCHEMA_H_
 #define UMBRA_TRAIN_TRAINER_SCHEMA_H_
 
-#include "train/config.h"
+#include "train/config/config.h"
 
 namespace umbra {
 namespace train {

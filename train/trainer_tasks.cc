@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "train/checkpoint.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer.h"
 
 namespace umbra {

@@ -10,8 +10,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "train/checkpoint.h"
-#include "train/config.h"
+#include "train/config/config.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer.h"
 #include "train/trainer_test_util.h"
 

@@ -18,10 +18,10 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "train/checkpoint.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/binary_format.h"
 #include "train/device.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {
@@ -551,6 +551,47 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
                       "directory"),
             std::string::npos);
   EXPECT_EQ(ReadText(dir + "/afile"), "notes");
+}
+
+// Checkpoints keep the config and names as bytes: a Latin-1 config trains
+// and its checkpoints read back.
+TEST(TrainerTest, ALatin1ConfigWritesReadableCheckpoints) {
+  const std::string dir = NewTestDir("latin1_run");
+  std::string config = BlobsConfig(dir) + "# caf\xe9\n";
+  config = absl::StrReplaceAll(
+      config, {{"fullc:fc1", "fullc:fc\xe9"}, {"/models", "/mod\xe9ls"}});
+  RunTrainer(dir, config, {"num_round=1"});
+  const Checkpoint back = ReadCheckpoint(CheckpointPath(dir + "/mod\xe9ls", 1));
+  EXPECT_EQ(back.config_text(), config);
+  ASSERT_GE(back.weights_size(), 1);
+  EXPECT_EQ(back.weights(0).name(), "fc\xe9.wmat");
+}
+
+// A checkpoint of another net is refused on resume; finetuning matches
+// weights by name and refuses one of another shape.
+TEST(TrainerTest, RefusesACheckpointOfAnotherNet) {
+  const std::string dir = NewTestDir("another_net");
+  RunTrainer(dir, BlobsConfig(dir), {"num_round=1"});
+  std::string wider = BlobsConfig(dir);
+  wider.replace(wider.find("nhidden = 16"), 12, "nhidden = 17");
+  try {
+    RunTrainer(dir, wider, {"continue=1", "num_round=2"});
+    ADD_FAILURE() << "expected a CheckpointError";
+  } catch (const CheckpointError& e) {
+    // fc1 has 17 outputs now.
+    const std::string error = e.what();
+    EXPECT_NE(error.find("0001.model"), std::string::npos) << error;
+    EXPECT_NE(error.find("another net"), std::string::npos) << error;
+  }
+  // Finetuning matches by name and refuses a weight of another shape.
+  try {
+    RunTrainer(dir, wider,
+               {"task=finetune", "model_in=" + dir + "/models/0001.model"});
+    ADD_FAILURE() << "expected a CheckpointError";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("rename the layer"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TrainerTest, ABadLabelNamesItsInstance) {

@@ -15,42 +15,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/trainer.h"
 
 namespace umbra {
 namespace train {
 namespace testing {
-
-std::string NewTestDir(const std::string& name) {
-  const char* root = std::getenv("TEST_TMPDIR");
-  const std::string dir =
-      absl::StrCat(root != nullptr ? root : "/tmp", "/", name);
-  std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
-  MakeDirectories(dir);
-  return dir;
-}
-
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-int LineOf(const std::string& text, const std::string& key) {
-  int line = 1;
-  for (absl::string_view l : absl::StrSplit(text, '\n')) {
-    if (absl::StartsWith(l, key + " =")) return line;
-    ++line;
-  }
-  return 0;
-}
 
 void WriteBlobsCsv(const std::string& path, int rows, unsigned seed) {
   std::mt19937 rng(seed);

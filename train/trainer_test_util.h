@@ -1,6 +1,7 @@
-// Test helpers for the trainer: a scratch directory, a separable synthetic
-// data set written as CSV, a small config that trains on it, and a run of
-// the Trainer that returns what it printed.
+// Test helpers for the trainer: a separable synthetic data set written as
+// CSV, a small config that trains on it, and a run of the Trainer that
+// returns what it printed (scratch directories and files come from
+// train/config/config_test_util.h, included here).
 //
 // Example:
 //
@@ -13,23 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "train/checkpoint.h"
+#include "train/config/config_test_util.h"
 
 namespace umbra {
 namespace train {
 namespace testing {
-
-// A new empty directory under TEST_TMPDIR (or /tmp).
-std::string NewTestDir(const std::string& name);
-
-// Writes `text` to `path`.
-void WriteText(const std::string& path, const std::string& text);
-
-// The bytes of the file at `path`; "" when it cannot be read.
-std::string ReadText(const std::string& path);
-
-// The 1-based line of config `text` that sets `key` (`key = ...`), or 0.
-int LineOf(const std::string& text, const std::string& key);
 
 // `rows` instances of 3 well-separated Gaussian blobs in 8 dimensions as
 // CSV: label, then 8 values.

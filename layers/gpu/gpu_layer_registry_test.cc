@@ -11,14 +11,14 @@ namespace umbra {
 namespace layers {
 namespace {
 
-// layers/layer_registry_test asserts that ListLayerTypes() is the full list
-// of shipped types.
+// layers/layer_registry_test asserts that LayerRegistry::List() is the full
+// list of shipped types.
 TEST(GpuLayerRegistryTest, EveryTypeIsRegisteredForTheGpu) {
-  const std::vector<std::string> all = ListLayerTypes();
+  const std::vector<std::string> all = LayerRegistry::List();
   ASSERT_FALSE(all.empty());
-  EXPECT_EQ((ListDeviceLayerTypes<gpu, float>()), all);
-  EXPECT_EQ((ListDeviceLayerTypes<gpu, double>()), all);
-  EXPECT_EQ((ListDeviceLayerTypes<cpu, float>()), all);
+  EXPECT_EQ((LayerRegistry::ListCreators<gpu, float>()), all);
+  EXPECT_EQ((LayerRegistry::ListCreators<gpu, double>()), all);
+  EXPECT_EQ((LayerRegistry::ListCreators<cpu, float>()), all);
 }
 
 }  // namespace

@@ -412,7 +412,7 @@ INSTANTIATE_TEST_SUITE_P(Layers, GpuLayerTest, ::testing::ValuesIn(Cases()),
 TEST(GpuLayerCasesTest, CoverEveryType) {
   std::vector<std::string> covered;
   for (const GpuCase& c : Cases()) covered.push_back(c.type);
-  for (const std::string& type : ListLayerTypes()) {
+  for (const std::string& type : LayerRegistry::List()) {
     EXPECT_NE(std::find(covered.begin(), covered.end(), type), covered.end())
         << type;
   }

@@ -8,7 +8,7 @@
 //   DataError                                        data_error.h
 //   CreateIteratorChain, AddIteratorSchema           iterator_chain.h
 //   RegisterIteratorType, CreateIterator,
-//   ListIteratorTypes, GetIteratorTypeInfo           iterator_registry.h
+//   IteratorRegistry                                 iterator_registry.h
 //   Dataset, MemoryDataset                           dataset.h
 //   BatchIterator, BatchIteratorParam                batch_iterator.h
 //   InstanceTransform, AugmentIteratorParam          instance_transform.h

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/data_error.h"
 
 namespace umbra {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "param/param.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/data_error.h"
 #include "train/data/iterator_registry.h"
 
@@ -41,9 +41,9 @@ void CheckOwnKeys(const IteratorStage& stage,
 }  // namespace
 
 void AddIteratorSchema(KeySchema* schema) {
-  for (const std::string& type : ListIteratorTypes()) {
+  for (const std::string& type : IteratorRegistry::List()) {
     schema->AddIteratorParamStructs(type,
-                                    GetIteratorTypeInfo(type).param_structs);
+                                    IteratorRegistry::Get(type).param_structs);
   }
 }
 
@@ -59,7 +59,7 @@ std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
         absl::StrCat(chain.Describe(), ", iterator ", stage.type);
     const IteratorTypeInfo* info = nullptr;
     try {
-      info = &GetIteratorTypeInfo(stage.type);
+      info = &IteratorRegistry::Get(stage.type);
     } catch (const DataError& e) {
       throw ConfigError(stage.declaration.location, stage.declaration.key,
                         absl::StrCat("in ", chain.Describe(), ": ", e.what()));

@@ -30,7 +30,7 @@
 
 #include <memory>
 
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/data_batch.h"
 
 namespace umbra {

@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "param/param.h"
-#include "train/config.h"
+#include "train/config/config.h"
 #include "train/data/data_error.h"
 #include "train/data/data_test_util.h"
 #include "train/data/iterator_registry.h"
@@ -33,13 +33,13 @@ using ::testing::StartsWith;
 
 TEST(IteratorRegistryTest, ListsEveryBuiltInType) {
   EXPECT_EQ(
-      ListIteratorTypes(),
+      IteratorRegistry::List(),
       (std::vector<std::string>{"binary", "csv", "mnist", "threadbuffer"}));
   EXPECT_EQ(
-      GetIteratorTypeInfo("mnist").param_structs,
+      IteratorRegistry::Get("mnist").param_structs,
       (std::vector<std::string>{"MnistIteratorParam", "BatchIteratorParam",
                                 "AugmentIteratorParam"}));
-  EXPECT_EQ(GetIteratorTypeInfo("threadbuffer").kind, IteratorKind::kWrapper);
+  EXPECT_EQ(IteratorRegistry::Get("threadbuffer").kind, IteratorKind::kWrapper);
   EXPECT_EQ(IteratorTypeKeys("threadbuffer"),
             (std::vector<std::string>{"buffer_size"}));
   const std::vector<std::string> keys = IteratorTypeKeys("mnist");
@@ -58,19 +58,19 @@ TEST(IteratorRegistryTest, EveryParamStructIsRegistered) {
         "CsvIteratorParam", "MnistIteratorParam", "ThreadBufferParam"}) {
     EXPECT_THAT(structs, ::testing::Contains(name));
   }
-  for (const std::string& type : ListIteratorTypes()) {
-    for (const std::string& name : GetIteratorTypeInfo(type).param_structs) {
+  for (const std::string& type : IteratorRegistry::List()) {
+    for (const std::string& name : IteratorRegistry::Get(type).param_structs) {
       EXPECT_THAT(structs, ::testing::Contains(name)) << type;
     }
   }
 }
 
 TEST(IteratorRegistryTest, UnknownTypeSuggestsAndLists) {
-  EXPECT_EQ(DataErrorOf([] { GetIteratorTypeInfo("mnsit"); }),
+  EXPECT_EQ(DataErrorOf([] { IteratorRegistry::Get("mnsit"); }),
             "unknown iterator type 'mnsit'; did you mean 'mnist'? Known "
             "types: binary, csv, mnist, threadbuffer");
-  EXPECT_EQ(DataErrorOf([] { GetIteratorTypeInfo("zzzzzzzz"); }),
-            "unknown iterator type 'zzzzzzzz' Known types: binary, csv, "
+  EXPECT_EQ(DataErrorOf([] { IteratorRegistry::Get("zzzzzzzz"); }),
+            "unknown iterator type 'zzzzzzzz'. Known types: binary, csv, "
             "mnist, threadbuffer");
 }
 

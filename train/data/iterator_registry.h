@@ -17,6 +17,7 @@
 //   {"MnistIteratorParam"},
 //                         "MNIST IDX files.", &MakeMnistDataset, nullptr});
 //
+//   IteratorRegistry::List();   // {"binary", "csv", "mnist", "threadbuffer"}
 //   std::unique_ptr<DataIterator> it = CreateIterator(
 //       "mnist", {{"path_img", "..."}, {"path_label", "..."},
 //                 {"batch_size", "100"}}, nullptr);
@@ -34,8 +35,10 @@
 
 #include "absl/strings/string_view.h"
 #include "param/param.h"
+#include "param/type_registry.h"
 #include "train/data/batch_iterator.h"
 #include "train/data/data_batch.h"
+#include "train/data/data_error.h"
 #include "train/data/dataset.h"
 
 namespace umbra {
@@ -52,7 +55,14 @@ using DatasetFactory = std::function<std::unique_ptr<Dataset>(
 using WrapperFactory = std::function<std::unique_ptr<DataIterator>(
     std::unique_ptr<DataIterator> base, const ParamKwargs& kwargs)>;
 
+// An iterator type's entry in the registry.
 struct IteratorTypeInfo {
+  // What TypeRegistry needs to name the kind in messages.
+  static constexpr char kKind[] = "iterator type";
+  static constexpr char kKnownAs[] = "types";
+  static constexpr char kLibrary[] = "//train/data";
+  using Error = DataError;
+
   // The name after `iter =`.
   std::string type;
   IteratorKind kind = IteratorKind::kSource;
@@ -63,19 +73,19 @@ struct IteratorTypeInfo {
   // Exactly one is set, as `kind` says.
   DatasetFactory make_dataset;
   WrapperFactory wrap;
+
+  // What is wrong with the entry ("" when nothing): a source needs
+  // make_dataset, a wrapper wrap, not both.
+  std::string Problem() const;
 };
 
-// Adds `info`; returns true (for static registration). A second type of the
-// same name, or a malformed entry, aborts the program with a message (a
-// build mistake, found at start-up).
+using IteratorRegistry = TypeRegistry<IteratorTypeInfo>;
+
+// Adds `info` to IteratorRegistry, a source with BatchIteratorParam and
+// AugmentIteratorParam added to its structs; returns true (for static
+// registration). A second type of the same name, or a malformed entry,
+// aborts the program with a message (a build mistake, found at start-up).
 bool RegisterIteratorType(IteratorTypeInfo info);
-
-// The registered type names, sorted.
-std::vector<std::string> ListIteratorTypes();
-
-// The type's entry. Throws DataError for an unknown type, with the closest
-// known type and the list of them all.
-const IteratorTypeInfo& GetIteratorTypeInfo(absl::string_view type);
 
 // Every key the type accepts (fields and aliases of its structs), sorted.
 std::vector<std::string> IteratorTypeKeys(absl::string_view type);

@@ -25,6 +25,7 @@
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
+#include "train/optim/updater_registry.h"
 
 namespace umbra {
 namespace optim {
@@ -33,6 +34,17 @@ namespace optim {
 template <typename xpu, typename DType, bool decoupled>
 class AdamFamilyUpdater : public Updater<xpu, DType> {
  public:
+  static UpdaterTypeInfo Describe() {
+    UpdaterTypeInfo info;
+    info.description =
+        decoupled ? "AdamW: Adam with decoupled weight decay, w -= lr * wd * "
+                    "w beside the Adam step."
+                  : "Adam with bias correction; wd is L2 decay added to the "
+                    "gradient. beta1/beta2 are the standard decay rates "
+                    "(cxxnet's keys held 1 - beta).";
+    info.param_structs = {"AdamParam"};
+    return info;
+  }
   std::vector<std::string> StateNames() const override { return {"m", "v"}; }
   const AdamParam& param() const { return param_; }
 

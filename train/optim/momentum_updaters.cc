@@ -10,14 +10,8 @@ template class MomentumUpdater<cpu, double, false>;
 template class MomentumUpdater<cpu, float, true>;
 template class MomentumUpdater<cpu, double, true>;
 
-UMBRA_REGISTER_UPDATER("sgd", SgdUpdater,
-                       "SGD with momentum: m = momentum * m - lr * (g + wd * "
-                       "w); w += m (cxxnet's sgd).",
-                       {"MomentumParam"});
-UMBRA_REGISTER_UPDATER("nag", NagUpdater,
-                       "Nesterov accelerated gradient in cxxnet's form: w += "
-                       "(1 + momentum) * m_new - momentum * m_old.",
-                       {"MomentumParam"});
+UMBRA_REGISTER_UPDATER("sgd", SgdUpdater);
+UMBRA_REGISTER_UPDATER("nag", NagUpdater);
 
 }  // namespace optim
 }  // namespace umbra

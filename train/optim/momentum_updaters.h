@@ -16,6 +16,7 @@
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
+#include "train/optim/updater_registry.h"
 
 namespace umbra {
 namespace optim {
@@ -24,6 +25,16 @@ namespace optim {
 template <typename xpu, typename DType, bool nesterov>
 class MomentumUpdater : public Updater<xpu, DType> {
  public:
+  static UpdaterTypeInfo Describe() {
+    UpdaterTypeInfo info;
+    info.description =
+        nesterov ? "Nesterov accelerated gradient in cxxnet's form: w += (1 + "
+                   "momentum) * m_new - momentum * m_old."
+                 : "SGD with momentum: m = momentum * m - lr * (g + wd * w); "
+                   "w += m (cxxnet's sgd).";
+    info.param_structs = {"MomentumParam"};
+    return info;
+  }
   std::vector<std::string> StateNames() const override { return {"momentum"}; }
   const MomentumParam& param() const { return param_; }
 

@@ -15,15 +15,16 @@ namespace optim {
 namespace {
 
 TEST(UpdaterRegistry, ListsEveryUpdater) {
-  EXPECT_EQ(ListUpdaterTypes(), (std::vector<std::string>{
-                                    "adam", "adamw", "nag", "rmsprop", "sgd"}));
+  EXPECT_EQ(
+      UpdaterRegistry::List(),
+      (std::vector<std::string>{"adam", "adamw", "nag", "rmsprop", "sgd"}));
   const std::vector<std::string> structs = ListParamStructs();
   for (const char* name : {"AdamParam", "MomentumParam", "RMSPropParam",
                            "ScheduleParam", "UpdaterParam"}) {
     EXPECT_NE(std::find(structs.begin(), structs.end(), name), structs.end())
         << name;
   }
-  for (const std::string& type : ListUpdaterTypes()) {
+  for (const std::string& type : UpdaterRegistry::List()) {
     auto updater = CreateUpdater<cpu, float>(type, {});
     EXPECT_EQ(updater->type(), type);
     EXPECT_NE((CreateUpdater<cpu, double>(type, {})), nullptr);
@@ -49,8 +50,8 @@ TEST(UpdaterRegistry, UnknownNameSuggestsAndLists) {
   EXPECT_EQ(OptimErrorOf([] { CreateUpdater<cpu, float>("adma", {}); }),
             "unknown updater 'adma'; did you mean 'adam'? Known updaters: "
             "adam, adamw, nag, rmsprop, sgd");
-  EXPECT_EQ(OptimErrorOf([] { GetUpdaterTypeInfo("lbfgs"); }),
-            "unknown updater 'lbfgs'; Known updaters: adam, adamw, nag, "
+  EXPECT_EQ(OptimErrorOf([] { UpdaterRegistry::Get("lbfgs"); }),
+            "unknown updater 'lbfgs'. Known updaters: adam, adamw, nag, "
             "rmsprop, sgd");
 }
 

@@ -8,10 +8,7 @@ namespace optim {
 template class RmspropUpdater<cpu, float>;
 template class RmspropUpdater<cpu, double>;
 
-UMBRA_REGISTER_UPDATER("rmsprop", RmspropUpdater,
-                       "RMSProp: v = rho * v + (1 - rho) * G^2; w -= lr * G "
-                       "/ (sqrt(v) + epsilon).",
-                       {"RMSPropParam"});
+UMBRA_REGISTER_UPDATER("rmsprop", RmspropUpdater);
 
 }  // namespace optim
 }  // namespace umbra

@@ -16,6 +16,7 @@
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
+#include "train/optim/updater_registry.h"
 
 namespace umbra {
 namespace optim {
@@ -23,6 +24,14 @@ namespace optim {
 template <typename xpu, typename DType>
 class RmspropUpdater : public Updater<xpu, DType> {
  public:
+  static UpdaterTypeInfo Describe() {
+    UpdaterTypeInfo info;
+    info.description =
+        "RMSProp: v = rho * v + (1 - rho) * G^2; w -= lr * G / (sqrt(v) + "
+        "epsilon).";
+    info.param_structs = {"RMSPropParam"};
+    return info;
+  }
   std::vector<std::string> StateNames() const override {
     return {"mean_square"};
   }

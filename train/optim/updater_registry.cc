@@ -1,52 +1,17 @@
 #include "train/optim/updater_registry.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "train/optim/param_keys.h"
 
 namespace umbra {
 namespace optim {
-namespace {
 
-std::map<std::string, UpdaterTypeInfo, std::less<>>& Infos() {
-  static auto* infos = new std::map<std::string, UpdaterTypeInfo, std::less<>>;
-  return *infos;
-}
-
-}  // namespace
-
-namespace internal {
-
-void RegisterUpdaterTypeInfo(UpdaterTypeInfo info) {
-  if (Infos().count(info.type) != 0) {
-    std::fprintf(stderr, "updater '%s' is registered twice\n",
-                 info.type.c_str());
-    std::abort();
-  }
-  const std::string type = info.type;
-  Infos().emplace(type, std::move(info));
-}
-
-}  // namespace internal
-
-std::vector<std::string> ListUpdaterTypes() {
-  std::vector<std::string> names;
-  for (const auto& entry : Infos()) names.push_back(entry.first);
-  return names;
-}
-
-const UpdaterTypeInfo& GetUpdaterTypeInfo(absl::string_view type) {
-  auto it = Infos().find(type);
-  if (it == Infos().end()) {
-    throw UnknownNameError("updater", type, ListUpdaterTypes());
-  }
-  return it->second;
+std::string UpdaterTypeInfo::Problem() const {
+  return description.empty() ? "has no description (Describe())" : "";
 }
 
 std::vector<std::string> UpdaterParamStructs(absl::string_view type) {
   std::vector<std::string> names = {"UpdaterParam", "ScheduleParam"};
-  const UpdaterTypeInfo& info = GetUpdaterTypeInfo(type);
+  const UpdaterTypeInfo& info = UpdaterRegistry::Get(type);
   names.insert(names.end(), info.param_structs.begin(),
                info.param_structs.end());
   return names;

@@ -1,0 +1,43 @@
+#include "train/metrics/metric_set.h"
+
+#include <sstream>
+
+namespace umbra {
+namespace metrics {
+
+std::string FormatMetric(absl::string_view set_name,
+                         absl::string_view metric_label, double value) {
+  std::ostringstream os;
+  os << set_name << '-' << metric_label << ':' << value;
+  return os.str();
+}
+
+void MetricSet::AddMetric(absl::string_view name, std::string field) {
+  metrics_.push_back({CreateMetric(name), std::move(field)});
+}
+
+void MetricSet::Clear() {
+  for (Entry& entry : metrics_) entry.metric->Clear();
+}
+
+std::vector<MetricResult> MetricSet::Results() const {
+  std::vector<MetricResult> results;
+  for (const Entry& entry : metrics_) {
+    std::string label = entry.metric->name();
+    if (entry.field != "label") absl::StrAppend(&label, "[", entry.field, "]");
+    results.push_back({label, entry.metric->Value()});
+  }
+  return results;
+}
+
+std::string MetricSet::Print(absl::string_view set_name) const {
+  std::string out;
+  for (const MetricResult& result : Results()) {
+    absl::StrAppend(&out, "\t",
+                    FormatMetric(set_name, result.label, result.value));
+  }
+  return out;
+}
+
+}  // namespace metrics
+}  // namespace umbra

@@ -1,0 +1,466 @@
+// Net building: shapes inferred from the input, the summary, and every
+// building error located at the config line responsible.
+#include "train/net/network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "train/config/config.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using ::testing::HasSubstr;
+
+const char kHeader[] = "netconfig = start\n";  // line 1
+
+// The keys of every layer type: what a net's config is checked against.
+KeySchema LayerSchema() {
+  KeySchema schema;
+  AddLayerTypes(&schema);
+  return schema;
+}
+
+// Builds the net of `layers` (lines 2...), then `globals`, for `input`,
+// allowing its tensors `memory_bytes` (as Network's constructor takes it).
+std::unique_ptr<Network> Build(const std::string& layers,
+                               const std::string& globals = "",
+                               const Shape<4>& input = Shape4(10, 1, 1, 8),
+                               int64_t memory_bytes = Network::kDeviceMemory) {
+  const TrainConfig config = ParseTrainConfigText(
+      std::string(kHeader) + layers + "netconfig = end\n" + globals,
+      "net.conf");
+  const KeySchema schema = LayerSchema();
+  ValidateTrainConfig(config, schema);
+  return std::make_unique<Network>(config, schema, std::vector<Shape<4>>{input},
+                                   memory_bytes);
+}
+
+// Build's ConfigError message.
+std::string BuildError(const std::string& layers,
+                       const std::string& globals = "",
+                       const Shape<4>& input = Shape4(10, 1, 1, 8),
+                       int64_t memory_bytes = Network::kDeviceMemory) {
+  try {
+    Build(layers, globals, input, memory_bytes);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a ConfigError for\n" << layers;
+  return "";
+}
+
+TEST(NetworkTest, InfersShapesAndSummarises) {
+  std::unique_ptr<Network> net = Build(
+      "layer[in->h] = fullc:fc1\n"
+      "  nhidden = 5\n"
+      "layer[h->h] = relu\n"
+      "layer[h->out] = fullc:fc2\n"
+      "  nhidden = 3\n"
+      "layer[out->out] = softmax\n");
+  EXPECT_EQ(net->NumParameters(), 8 * 5 + 5 + 5 * 3 + 3);
+  const std::string summary = net->Summary();
+  EXPECT_NE(summary.find("fc1              fullc          (10,1,1,5)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("total parameters: 63"), std::string::npos) << summary;
+  EXPECT_EQ(net->Output().shape_, Shape2(10, 3));
+  net->InitWeights(1);
+  net->input() = 0.5f;
+  net->Forward(false);
+  EXPECT_NEAR(net->Output()[0][0] + net->Output()[0][1] + net->Output()[0][2],
+              1.0f, 1e-5f);
+  EXPECT_EQ(net->NodeData(net->net_config().FindNode("h")).shape_,
+            Shape4(10, 1, 1, 5));
+}
+
+TEST(NetworkTest, LayerThatCannotTakeItsInput) {
+  // concat needs several inputs.
+  EXPECT_EQ(BuildError("layer[in->a] = fullc:fc1\n"
+                       "  nhidden = 4\n"
+                       "layer[a->b] = softmax:sm\n"
+                       "layer[b->c] = fullc:fc2\n"
+                       "  nhidden = 0\n")
+                .substr(0, 12),
+            "net.conf:6: ");
+}
+
+TEST(NetworkTest, InPlaceShapeChange) {
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "layer[a->a] = fullc:fc2\n"
+      "  nhidden = 3\n");
+  EXPECT_EQ(error.substr(0, 11), "net.conf:4:") << error;
+  EXPECT_NE(error.find("changes its shape from (10,1,1,4) to (10,1,1,3)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(NetworkTest, NodeReadByTwoLayers) {
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "layer[a->b] = relu:r1\n"
+      "layer[a->c] = sigmoid:s1\n");
+  EXPECT_EQ(error.substr(0, 11), "net.conf:5:") << error;
+  EXPECT_NE(error.find("split"), std::string::npos) << error;
+}
+
+// fc1 used twice, through share[fc1] (net a), and the same computation
+// with two separate layers holding copies of fc1's weights (net b).
+constexpr char kSharedNet[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "  init_sigma = 0.5\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b] = share[fc1]\n"
+    "layer[b->b] = l2_loss\n";
+constexpr char kTwoLayerNet[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b] = fullc:fc2\n"
+    "  nhidden = 8\n"
+    "layer[b->b] = l2_loss\n";
+
+TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
+  std::unique_ptr<Network> shared = Build(kSharedNet);
+  std::unique_ptr<Network> twice = Build(kTwoLayerNet);
+  // fc1's weights once; the sharing layer has no parameters of its own.
+  EXPECT_EQ(shared->NumParameters(), 8 * 8 + 8);
+  std::vector<layers::WeightRef<cpu, float>> weights = shared->Weights();
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_EQ(weights[0].name, "fc1.wmat");
+  EXPECT_EQ(weights[1].name, "fc1.bias");
+  const std::string summary = shared->Summary();
+  EXPECT_NE(summary.find("share_2          share[fc1]     (10,1,1,8)       "
+                         "               0\n"),
+            std::string::npos)
+      << summary;
+
+  shared->InitWeights(static_cast<int>(std::random_device{}() % 100000));
+  Random<cpu, float> rnd{static_cast<int>(std::random_device{}() % 100000)};
+  rnd.SampleUniform(&weights[1].data, -0.5f, 0.5f);  // a non-zero bias
+  std::vector<layers::WeightRef<cpu, float>> two = twice->Weights();
+  ASSERT_EQ(two.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) Copy(two[i].data, weights[i % 2].data);
+
+  Tensor<cpu, 4, float> input = shared->input();
+  rnd.SampleUniform(&input, -1.0f, 1.0f);
+  Copy(twice->input(), input);
+  TensorContainer<cpu, 2, float> label(Shape2(10, 8));
+  rnd.SampleUniform(&label, -1.0f, 1.0f);
+  shared->SetLabel("label", label);
+  twice->SetLabel("label", label);
+  for (Network* net : {shared.get(), twice.get()}) {
+    net->Forward(true);
+    net->Backprop();
+  }
+  EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
+  for (size_t i = 0; i < 2; ++i) {
+    const index_t n = weights[i].grad.size(0);
+    double largest = 0;
+    for (index_t j = 0; j < n; ++j) {
+      const float sum = two[i].grad[j] + two[i + 2].grad[j];
+      largest = std::max(largest, std::abs(double(sum)));
+      EXPECT_NEAR(weights[i].grad[j], sum, 1e-5f)
+          << weights[i].name << " " << j;
+    }
+    EXPECT_GT(largest, 1e-3) << "the gradient of " << weights[i].name
+                             << " is all zero: the test checks nothing";
+  }
+  // A second pass starts from the updated weights, not from a stale copy.
+  weights[0].data *= 0.5f;
+  shared->Forward(false);
+  two[0].data *= 0.5f;
+  two[2].data *= 0.5f;
+  twice->Forward(false);
+  EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
+}
+
+// cxxnet configs name prelu's slope and batch_norm's beta `bias` and
+// batch_norm's gamma `wmat`: global tagged keys reach those weights through
+// the aliases, and a layer's own setting (alias or canonical) overrides them.
+TEST(NetworkTest, GlobalCxxnetWeightTagsReachPreluAndBatchNorm) {
+  const TrainConfig config = ParseTrainConfigText(
+      "bias:wd = 0\n"
+      "wmat:lr = 0.5\n"
+      "netconfig = start\n"
+      "layer[in->h] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "layer[h->a] = prelu:act1\n"
+      "layer[a->a] = batch_norm:bn1\n"
+      "layer[a->b] = prelu:act2\n"
+      "  slope:wd = 0.25\n"
+      "netconfig = end\n",
+      "net.conf");
+  const KeySchema schema = LayerSchema();
+  ValidateTrainConfig(config, schema);
+  Network net(config, schema, {Shape4(10, 1, 1, 8)});
+  std::map<std::string, const layers::WeightParam*> settings;
+  for (const auto& weight : net.Weights()) {
+    settings[weight.name] = weight.settings;
+  }
+  ASSERT_EQ(settings.size(), 6u);
+  EXPECT_EQ(settings.at("fc1.bias")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_EQ(settings.at("fc1.wmat")->lr.value_or(-1.0f), 0.5f);
+  EXPECT_EQ(settings.at("act1.slope")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_FALSE(settings.at("act1.slope")->lr.has_value());
+  EXPECT_EQ(settings.at("bn1.beta")->wd.value_or(-1.0f), 0.0f);
+  EXPECT_EQ(settings.at("bn1.gamma")->lr.value_or(-1.0f), 0.5f);
+  EXPECT_FALSE(settings.at("bn1.gamma")->wd.has_value());
+  EXPECT_EQ(settings.at("act2.slope")->wd.value_or(-1.0f), 0.25f);
+}
+
+TEST(NetworkTest, SharedLayerNeedsTheSameWeightShapes) {
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "layer[a->b] = share[fc1]\n");
+  EXPECT_EQ(error,
+            "net.conf:4: layer share_1 (share[fc1]): shares the weights of "
+            "layer fc1 (fullc) (line 2), but its input (10,1,1,4) needs "
+            "weights of other shapes: wmat (4,4) here, (4,8) in fc1. A "
+            "share[...] layer needs an input that gives the shared layer's "
+            "weight shapes");
+}
+
+TEST(NetworkTest, ParserErrorsKeepTheirLines) {
+  // Use before definition (which also rules out cycles) and a node written
+  // twice are refused by the parser at the layer line.
+  try {
+    ParseTrainConfigText(std::string(kHeader) +
+                             "layer[in->a] = relu\n"
+                             "layer[b->c] = relu\n"
+                             "netconfig = end\n",
+                         "net.conf");
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.location().line, 3) << e.what();
+  }
+  try {
+    ParseTrainConfigText(std::string(kHeader) +
+                             "layer[in->a] = relu\n"
+                             "layer[in->a] = sigmoid\n"
+                             "netconfig = end\n",
+                         "net.conf");
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.location().line, 3) << e.what();
+  }
+}
+
+TEST(NetworkTest, BadValueIsReportedAtItsLine) {
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 4\n"
+      "  init_sigma = -1\n");
+  EXPECT_EQ(error.substr(0, 11), "net.conf:4:") << error;
+  // Through an alias (eta for lr), globally and under a weight tag.
+  EXPECT_EQ(BuildError("eta = abc\n"
+                       "layer[in->a] = fullc:fc1\n"
+                       "  nhidden = 4\n")
+                .substr(0, 11),
+            "net.conf:2:");
+  EXPECT_EQ(BuildError("layer[in->a] = fullc:fc1\n"
+                       "  nhidden = 4\n"
+                       "  wmat:eta = -x\n"
+                       "  bias:eta = 0.1\n")
+                .substr(0, 11),
+            "net.conf:4:");
+}
+
+// Issue 6/7: the memory check and the shape checks.
+
+// What tools/check reports and the memory check compares: counted from the
+// shapes, each node and weight once, gradients as large.
+TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
+  std::unique_ptr<Network> net = Build(
+      "layer[in->h] = fullc:fc1\n"
+      "  nhidden = 8\n"
+      "layer[h->h] = relu\n"
+      "layer[h->b] = batch_norm:bn\n"
+      "layer[b->c] = share[fc1]\n"
+      "layer[c->out] = fullc:fc2\n"
+      "  nhidden = 3\n"
+      "layer[out->out] = softmax\n");
+  const NetTensorBytes& bytes = net->tensor_bytes();
+  constexpr int64_t kFloat = sizeof(float);
+  EXPECT_EQ(bytes.inputs, 10 * 8 * kFloat);
+  // in, h, b, c, out; relu and softmax write in place.
+  EXPECT_EQ(bytes.activations, 10 * (8 + 8 + 8 + 8 + 3) * kFloat);
+  // fc1 once (share[fc1] has none of its own), bn's gamma and beta, fc2.
+  EXPECT_EQ(bytes.weights, (8 * 8 + 8 + 2 * 8 + 3 * 8 + 3) * kFloat);
+  EXPECT_EQ(bytes.weights, net->NumParameters() * kFloat);
+  EXPECT_EQ(bytes.states, 2 * 8 * kFloat);  // bn's moving mean and variance
+  ASSERT_EQ(bytes.layers.size(), 6u);
+  EXPECT_EQ(bytes.layers[0].outputs, 10 * 8 * kFloat);
+  EXPECT_EQ(bytes.layers[0].weights, (8 * 8 + 8) * kFloat);
+  EXPECT_EQ(bytes.layers[1].outputs, 0);  // in place
+  EXPECT_EQ(bytes.layers[3].weights, 0);  // shared
+  EXPECT_EQ(bytes.total(),
+            2 * (bytes.activations + bytes.weights) + bytes.states);
+  // What was then allocated: every node once, every weight once.
+  int64_t allocated = 0;
+  for (const char* node : {"in", "h", "b", "c", "out"}) {
+    allocated +=
+        2 *
+        static_cast<int64_t>(
+            net->NodeData(net->net_config().FindNode(node)).shape_.Size()) *
+        kFloat;
+  }
+  for (const auto& weight : net->Weights()) {
+    allocated += 2 * static_cast<int64_t>(weight.data.shape_.Size()) * kFloat;
+  }
+  for (const auto& state : net->States()) {
+    allocated += static_cast<int64_t>(state.data.shape_.Size()) * kFloat;
+  }
+  EXPECT_EQ(bytes.total(), allocated);
+}
+
+// A layer too big for any batch size is blamed at its line, with what it
+// needs and the setting to reduce.
+TEST(NetworkTest, RefusesANetLargerThanTheMemoryAtTheLayer) {
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 100000\n"
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n",
+      "", Shape4(10, 1, 1, 8), 1 << 20);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer fc1 (fullc): the net needs 16.02 MiB "
+                               "for its nodes and weights (gradients "
+                               "included) but it may take only 1.00 MiB; "
+                               "this layer alone needs"));
+  EXPECT_THAT(error, HasSubstr("for its output (10,1,1,100000)"));
+  EXPECT_THAT(error, HasSubstr("for its weights wmat (100000,8), bias "
+                               "(100000,)"));
+  EXPECT_THAT(error, HasSubstr("reduce nhidden (100000); even batch_size 1 "
+                               "would not fit"));
+  // The limit is what the net needs: it builds.
+  const TrainConfig config = ParseTrainConfigText(
+      std::string(kHeader) + "layer[in->a] = fullc:fc1\n  nhidden = 4\n" +
+          "netconfig = end\n",
+      "net.conf");
+  const KeySchema schema = LayerSchema();
+  Network probe(config, schema, {Shape4(10, 1, 1, 8)}, 0);  // no limit
+  Network exact(config, schema, {Shape4(10, 1, 1, 8)},
+                probe.tensor_bytes().total());
+  EXPECT_THAT(
+      [&] {
+        Network over(config, schema, {Shape4(10, 1, 1, 8)},
+                     probe.tensor_bytes().total() - 1);
+      },
+      ::testing::Throws<ConfigError>());
+}
+
+// When the nodes take most of it and a smaller batch fits: batch_size's
+// line, with the batch size that fits.
+TEST(NetworkTest, RefusesABatchTooLargeForTheMemoryAtBatchSize) {
+  // Per instance 2 * (8 + 16 + 2) floats = 208 B; weights and gradients
+  // 2 * (8 * 16 + 16 + 16 * 2 + 2) floats = 1424 B.
+  const std::string error = BuildError(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 16\n"
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n",
+      "batch_size = 1000\n", Shape4(1000, 1, 1, 8), 1424 + 208 * 100 + 207);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:7:") << error;
+  EXPECT_THAT(error, HasSubstr("its nodes take 203.12 KiB at batch_size 1000 "
+                               "(208 B per instance; the most for layer fc1 "
+                               "(fullc) at net.conf:2, output (1000,1,1,16)); "
+                               "reduce batch_size: at most 100 would fit"));
+}
+
+// With the device's own memory: a net no machine holds is refused before
+// anything is allocated (this test would otherwise run out of memory).
+TEST(NetworkTest, RefusesANetLargerThanThisMachine) {
+  const int64_t memory = Network::DeviceMemory();
+  ASSERT_GT(memory, 0);
+  const std::string layers =
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 2000000000\n"  // wmat (2e9, 500): 8 TB with gradients
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 2\n";
+  if (memory > (int64_t{8} << 40)) GTEST_SKIP() << "this machine is huge";
+  const std::string error =
+      BuildError(layers, "", Shape4(1, 1, 1, 500), Network::kDeviceMemory);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("but this machine has "));
+  EXPECT_THAT(error, HasSubstr(" of physical memory; this layer alone needs "));
+  EXPECT_THAT(error, HasSubstr("wmat (2000000000,500)"));
+  EXPECT_THAT(error, HasSubstr("reduce nhidden (2000000000)"));
+}
+
+// A shape that overflows is refused by the layer that makes it, not by the
+// next one.
+TEST(NetworkTest, ShapeOverflowIsBlamedOnTheLayerThatMakesIt) {
+  const std::string error = BuildError(
+      "layer[in->a] = conv:conv1\n"
+      "  kernel_size = 1\n"
+      "  nchannel = 2\n"
+      "  pad = 2147483647\n"
+      "layer[a->b] = flatten\n"
+      "layer[b->c] = fullc:fc1\n"
+      "  nhidden = 2\n",
+      "", Shape4(8, 1, 2, 2), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer 'conv1' (conv): input shapes "
+                               "[(8,1,2,2)] would make the output shape "
+                               "(8,2,4294967296,4294967296)"));
+  // An input batch that cannot be a tensor: at batch_size.
+  const std::string input =
+      BuildError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                 "batch_size = 3\n", Shape4(2147483647, 1, 1, 1000000), 0);
+  EXPECT_EQ(input.substr(0, 11), "net.conf:5:") << input;
+  EXPECT_THAT(input, HasSubstr("input node 'in' would be "
+                               "(2147483647,1,1,1000000) (batch_size, then "
+                               "the input_shape): it has 2.15e+15 elements"));
+}
+
+// An allocation that fails all the same (here with the check off) names
+// the layer it was for.
+TEST(NetworkTest, FailedAllocationNamesTheLayer) {
+  std::ifstream overcommit("/proc/sys/vm/overcommit_memory");
+  int mode = 0;
+  if (overcommit >> mode && mode == 1) {
+    GTEST_SKIP() << "the kernel grants any allocation (overcommit 1)";
+  }
+  const std::string huge = "  nhidden = 1048576\n";
+  // Its weight wmat (2^20, 2^20): 4 TiB.
+  std::string error = BuildError("layer[in->a] = fullc:fc1\n" + huge, "",
+                                 Shape4(1, 1, 1, 1048576), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer 'fc1' (fullc): cannot allocate weight "
+                               "'wmat' (1048576,1048576) and its gradient "
+                               "(8796093022208 bytes): out of memory"));
+  // Its output (2^20, 1, 1, 2^20).
+  error = BuildError("layer[in->a] = fullc:fc1\n" + huge, "",
+                     Shape4(1048576, 1, 1, 1), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:2:") << error;
+  EXPECT_THAT(error, HasSubstr("layer fc1 (fullc): cannot allocate its output "
+                               "(1048576,1,1,1048576) and its gradient (8.00 "
+                               "TiB): out of memory"));
+  // The input batch: at batch_size.
+  error =
+      BuildError("layer[in->a] = fullc:fc1\n  nhidden = 2\n",
+                 "batch_size = 1048576\n", Shape4(1048576, 1, 1, 1048576), 0);
+  EXPECT_EQ(error.substr(0, 11), "net.conf:5:") << error;
+  EXPECT_THAT(error, HasSubstr("cannot allocate input node 'in' "
+                               "(1048576,1,1,1048576) and its gradient (8.00 "
+                               "TiB): out of memory; reduce batch_size"));
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
