@@ -82,8 +82,10 @@ using SoftplusLayer = ActivationLayer<xpu, DType, SoftplusActivation>;
 struct XeluParam : public Parameter<XeluParam> {
   float b;
   UMBRA_DECLARE_PARAMETER(XeluParam) {
-    UMBRA_DECLARE_FIELD(b).set_default(5.0f).describe(
-        "Negative inputs are divided by b (> 0).");
+    UMBRA_DECLARE_FIELD(b)
+        .set_default(5.0f)
+        .set_lower_bound(0.0f, param::kExclusive)
+        .describe("Negative inputs are divided by b.");
   }
 };
 
@@ -95,7 +97,7 @@ class XeluLayer : public Layer<xpu, DType> {
     LayerTypeInfo info;
     info.description =
         "x where x > 0, else x / b (cxxnet's xelu). Runs in place.";
-    info.params = {XeluParam::__MANAGER__()};
+    info.params = {XeluParam::Manager()};
     return info;
   }
   bool SupportsInPlace() const override { return true; }
@@ -113,11 +115,6 @@ class XeluLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!(param_.b > 0.0f)) {
-      throw ParamError("XeluParam: key 'b': expected float > 0, got '" +
-                           FormatNumber(param_.b) + "'",
-                       "XeluParam", "b");
-    }
   }
   std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
                                       size_t num_outputs) override {

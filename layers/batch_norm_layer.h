@@ -39,8 +39,10 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
   float bn_momentum;
   float init_slope;
   UMBRA_DECLARE_PARAMETER(BatchNormParam) {
-    UMBRA_DECLARE_FIELD(eps).set_default(1e-5f).describe(
-        "Added to the variance before the square root (> 0).");
+    UMBRA_DECLARE_FIELD(eps)
+        .set_default(1e-5f)
+        .set_lower_bound(0.0f, param::kExclusive)
+        .describe("Added to the variance before the square root.");
     UMBRA_DECLARE_FIELD(bn_momentum)
         .set_default(0.9f)
         .set_range(0.0f, 1.0f)
@@ -59,7 +61,7 @@ class BatchNormLayer : public Layer<xpu, DType> {
     info.description =
         "Batch normalisation per channel with learnable gamma and beta; "
         "moving mean and variance (states) at test time. Runs in place.";
-    info.params = {BatchNormParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.params = {BatchNormParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"gamma", "beta"};
     // cxxnet visited gamma and beta as wmat and bias.
     info.weight_tag_aliases = {{"wmat", "gamma"}, {"bias", "beta"}};
@@ -125,11 +127,6 @@ class BatchNormLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!(param_.eps > 0.0f)) {
-      throw ParamError("BatchNormParam: key 'eps': expected float > 0, got '" +
-                           FormatNumber(param_.eps) + "'",
-                       "BatchNormParam", "eps");
-    }
   }
   std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
                                       size_t num_outputs) override {

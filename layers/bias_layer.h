@@ -25,7 +25,7 @@ class BiasLayer : public Layer<xpu, DType> {
     info.description =
         "Adds a learned bias per channel (per feature for a matrix input). "
         "Runs in place.";
-    info.params = {WeightParam::__MANAGER__()};
+    info.params = {WeightParam::Manager()};
     info.weight_tags = {"bias"};
     return info;
   }

@@ -97,7 +97,7 @@ class ConvolutionBase : public Layer<xpu, DType> {
     info.description =
         "2-D convolution (im2col + matrix product) with stride, padding, "
         "dilation and groups.";
-    info.params = {ConvolutionParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.params = {ConvolutionParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
   }

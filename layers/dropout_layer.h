@@ -24,8 +24,9 @@ struct DropoutParam : public Parameter<DropoutParam> {
   UMBRA_DECLARE_PARAMETER(DropoutParam) {
     UMBRA_DECLARE_FIELD(threshold)
         .set_default(0.5f)
-        .set_range(0.0f, 1.0f)
-        .describe("Probability of dropping each element, in [0, 1).");
+        .set_lower_bound(0.0f)
+        .set_upper_bound(1.0f, param::kExclusive)
+        .describe("Probability of dropping each element.");
   }
 };
 
@@ -37,7 +38,7 @@ class DropoutLayer : public Layer<xpu, DType> {
     info.description =
         "Zeroes each element with probability threshold while training and "
         "scales the rest by 1 / (1 - threshold). Runs in place.";
-    info.params = {DropoutParam::__MANAGER__()};
+    info.params = {DropoutParam::Manager()};
     return info;
   }
   bool SupportsInPlace() const override { return true; }
@@ -65,12 +66,6 @@ class DropoutLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!(param_.threshold < 1.0f)) {
-      throw ParamError(
-          "DropoutParam: key 'threshold': expected float in [0, 1), got '" +
-              FormatNumber(param_.threshold) + "'",
-          "DropoutParam", "threshold");
-    }
   }
   std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
                                       size_t num_outputs) override {

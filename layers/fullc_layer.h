@@ -43,7 +43,7 @@ class FullConnectLayer : public Layer<xpu, DType> {
     LayerTypeInfo info;
     info.description =
         "Fully connected: out = in * wmat^T + bias, on matrix nodes.";
-    info.params = {FullcParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.params = {FullcParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
   }

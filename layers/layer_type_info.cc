@@ -86,7 +86,7 @@ std::string WeightTagNames(const LayerTypeInfo& info) {
 std::vector<std::string> LayerTypeKeys(const LayerTypeInfo& info) {
   std::vector<std::string> keys = PlainKeys(info);
   const std::vector<std::string> weight_keys =
-      WeightParam::__MANAGER__()->ValidKeys();
+      WeightParam::Manager()->ValidKeys();
   for (const std::string& tag : AcceptedWeightTags(info)) {
     for (const std::string& key : weight_keys) keys.push_back(tag + ":" + key);
   }
@@ -119,7 +119,7 @@ std::string LayerKeyError(const LayerTypeInfo& info, const std::string& key) {
            Suggest(tag, AcceptedWeightTags(info)) +
            " Weight tags: " + WeightTagNames(info);
   }
-  const param::ParamManager* weight = WeightParam::__MANAGER__();
+  const param::ParamManager* weight = WeightParam::Manager();
   if (weight->Find(sub) != nullptr) return "";
   const std::vector<std::string> keys = weight->ValidKeys();
   return "key '" + key + "': '" + sub + "' is not a weight setting" +

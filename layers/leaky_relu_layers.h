@@ -52,7 +52,7 @@ class PReluLayer : public Layer<xpu, DType> {
     info.description =
         "x where x > 0, else slope[c] * x, with a learned slope per channel "
         "(per feature for a matrix input).";
-    info.params = {PReluParam::__MANAGER__(), WeightParam::__MANAGER__()};
+    info.params = {PReluParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"slope"};
     // cxxnet visited the slope as bias.
     info.weight_tag_aliases = {{"bias", "slope"}};
@@ -95,8 +95,10 @@ struct RReluParam : public Parameter<RReluParam> {
   float lb;
   float ub;
   UMBRA_DECLARE_PARAMETER(RReluParam) {
-    UMBRA_DECLARE_FIELD(lb).set_default(5.0f).describe(
-        "Lower bound (> 0) of the random divisor of negative inputs.");
+    UMBRA_DECLARE_FIELD(lb)
+        .set_default(5.0f)
+        .set_lower_bound(0.0f, param::kExclusive)
+        .describe("Lower bound of the random divisor of negative inputs.");
     UMBRA_DECLARE_FIELD(ub).set_default(10.0f).describe(
         "Upper bound (>= lb) of the random divisor of negative inputs.");
   }
@@ -110,7 +112,7 @@ class RReluLayer : public Layer<xpu, DType> {
     info.description =
         "x where x > 0, else x / b with b ~ U(lb, ub) per element while "
         "training, (lb + ub) / 2 otherwise. Runs in place.";
-    info.params = {RReluParam::__MANAGER__()};
+    info.params = {RReluParam::Manager()};
     return info;
   }
   bool SupportsInPlace() const override { return true; }
@@ -139,11 +141,6 @@ class RReluLayer : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
-    if (!(param_.lb > 0.0f)) {
-      throw ParamError("RReluParam: key 'lb': expected float > 0, got '" +
-                           FormatNumber(param_.lb) + "'",
-                       "RReluParam", "lb");
-    }
     if (!(param_.ub >= param_.lb)) {
       throw ParamError("RReluParam: key 'ub': expected float >= lb (" +
                            FormatNumber(param_.lb) + "), got '" +

@@ -36,7 +36,7 @@ class SoftmaxLayer : public LossLayer<xpu, DType> {
     info.description =
         "Softmax over each row with the cross-entropy loss against a class "
         "index label.";
-    info.params = {LossParam::__MANAGER__()};
+    info.params = {LossParam::Manager()};
     info.is_loss = true;
     return info;
   }
@@ -146,7 +146,7 @@ class LpLossLayer : public LossLayer<xpu, DType> {
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description = "Regression loss sum |x - y|^p; the prediction is x.";
-    info.params = {LpLossParam::__MANAGER__(), LossParam::__MANAGER__()};
+    info.params = {LpLossParam::Manager(), LossParam::Manager()};
     info.is_loss = true;
     return info;
   }
@@ -183,7 +183,7 @@ class L2LossLayer : public LpLossLayer<xpu, DType> {
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description = "Regression loss sum (x - y)^2; the prediction is x.";
-    info.params = {LossParam::__MANAGER__()};
+    info.params = {LossParam::Manager()};
     info.is_loss = true;
     return info;
   }
@@ -200,7 +200,7 @@ class MultiLogisticLayer : public LossLayer<xpu, DType> {
     info.description =
         "Independent sigmoid per output with the binary cross-entropy loss "
         "against targets in [0, 1].";
-    info.params = {LossParam::__MANAGER__()};
+    info.params = {LossParam::Manager()};
     info.is_loss = true;
     return info;
   }

@@ -39,8 +39,10 @@ struct LrnParam : public Parameter<LrnParam> {
         "Scale of the sum of squares (divided by local_size).");
     UMBRA_DECLARE_FIELD(beta).set_default(0.75f).describe(
         "Exponent of the normaliser.");
-    UMBRA_DECLARE_FIELD(knorm).set_default(1.0f).describe(
-        "Constant added to the normaliser (> 0).");
+    UMBRA_DECLARE_FIELD(knorm)
+        .set_default(1.0f)
+        .set_lower_bound(0.0f, param::kExclusive)
+        .describe("Constant added to the normaliser.");
   }
 };
 
@@ -52,7 +54,7 @@ class LrnLayer : public Layer<xpu, DType> {
     info.description =
         "Local response normalisation across channels: in * (knorm + "
         "alpha / local_size * sum of squares)^-beta.";
-    info.params = {LrnParam::__MANAGER__()};
+    info.params = {LrnParam::Manager()};
     return info;
   }
   void Forward(bool is_train) override {
@@ -85,11 +87,6 @@ class LrnLayer : public Layer<xpu, DType> {
           "got '" +
               std::to_string(param_.local_size) + "'",
           "LrnParam", "local_size");
-    }
-    if (!(param_.knorm > 0.0f)) {
-      throw ParamError("LrnParam: key 'knorm': expected float > 0, got '" +
-                           FormatNumber(param_.knorm) + "'",
-                       "LrnParam", "knorm");
     }
   }
   std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,

@@ -69,7 +69,7 @@ class PoolingBase : public Layer<xpu, DType> {
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description = Pooling::kDescription;
-    info.params = {PoolingParam::__MANAGER__()};
+    info.params = {PoolingParam::Manager()};
     return info;
   }
 

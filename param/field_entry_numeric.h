@@ -1,15 +1,18 @@
 // FieldEntryNumeric<TEntry, DType>: FieldEntry behaviour shared by integer and
 // floating-point fields: strict parsing and an optional range.
 //
-// Range setters: set_range(lo, hi) (both ends included), set_lower_bound(lo),
-// set_upper_bound(hi). Floating-point fields reject inf and nan unless
-// allow_inf_nan() is called. A value outside the range is refused with
+// Range setters: set_range(lo, hi) (both ends included), set_lower_bound(lo)
+// and set_upper_bound(hi), each inclusive unless given kExclusive.
+// Floating-point fields reject inf and nan unless allow_inf_nan() is called.
+// A value outside the range is refused with
 //
 //   FullcParam: key 'nhidden': expected int in [1, inf), got '0'
+//   BatchNormParam: key 'eps': expected float in (0, inf), got '0'
 //
 // Example:
 //
 //   UMBRA_DECLARE_FIELD(nhidden).set_lower_bound(1);
+//   UMBRA_DECLARE_FIELD(eps).set_lower_bound(0.0f, param::kExclusive);
 //   UMBRA_DECLARE_FIELD(dropout).set_range(0.0f, 1.0f).set_default(0.5f);
 //   UMBRA_DECLARE_FIELD(clip).set_upper_bound(10.0).set_default(10.0);
 #ifndef UMBRA_PARAM_FIELD_ENTRY_NUMERIC_H_
@@ -27,6 +30,9 @@
 namespace umbra {
 namespace param {
 
+// Whether a bound is itself an accepted value.
+enum Bound { kInclusive, kExclusive };
+
 template <typename TEntry, typename DType>
 class FieldEntryNumeric : public FieldEntryBase<TEntry, DType> {
  public:
@@ -36,22 +42,21 @@ class FieldEntryNumeric : public FieldEntryBase<TEntry, DType> {
       this->ThrowError("set_range(" + internal::FormatNumber(begin) + ", " +
                        internal::FormatNumber(end) + ") is an empty range");
     }
-    begin_ = begin;
-    end_ = end;
-    has_begin_ = true;
-    has_end_ = true;
-    return this->self();
+    set_lower_bound(begin);
+    return set_upper_bound(end);
   }
-  // Accepts values >= begin.
-  TEntry& set_lower_bound(DType begin) {
+  // Accepts values >= begin (> begin when kExclusive).
+  TEntry& set_lower_bound(DType begin, Bound bound = kInclusive) {
     begin_ = begin;
     has_begin_ = true;
+    begin_bound_ = bound;
     return this->self();
   }
-  // Accepts values <= end.
-  TEntry& set_upper_bound(DType end) {
+  // Accepts values <= end (< end when kExclusive).
+  TEntry& set_upper_bound(DType end, Bound bound = kInclusive) {
     end_ = end;
     has_end_ = true;
+    end_bound_ = bound;
     return this->self();
   }
   // Lets a floating-point field take "inf", "-inf" and "nan".
@@ -73,8 +78,14 @@ class FieldEntryNumeric : public FieldEntryBase<TEntry, DType> {
         return false;
       }
     }
-    if (has_begin_ && value < begin_) return false;
-    if (has_end_ && value > end_) return false;
+    if (has_begin_ &&
+        (value < begin_ || (begin_bound_ == kExclusive && value == begin_))) {
+      return false;
+    }
+    if (has_end_ &&
+        (value > end_ || (end_bound_ == kExclusive && value == end_))) {
+      return false;
+    }
     return true;
   }
   void PrintValue(std::ostream& os, const DType& value) const override {
@@ -83,19 +94,25 @@ class FieldEntryNumeric : public FieldEntryBase<TEntry, DType> {
   std::string Accepted() const override { return this->type_ + RangeText(); }
 
  protected:
-  // " in [lo, hi]", " in [lo, inf)", " in (-inf, hi]" or "".
+  // " in [lo, hi]", " in (lo, inf)", " in (-inf, hi)" or "": a bracket
+  // for an inclusive bound, a parenthesis for an exclusive one or none.
   std::string RangeText() const {
     if (!has_begin_ && !has_end_) return "";
     std::string text = " in ";
-    text += has_begin_ ? "[" + internal::FormatNumber(begin_)
+    text += has_begin_ ? (begin_bound_ == kInclusive ? "[" : "(") +
+                             internal::FormatNumber(begin_)
                        : std::string("(-inf");
     text += ", ";
-    text += has_end_ ? internal::FormatNumber(end_) + "]" : std::string("inf)");
+    text += has_end_ ? internal::FormatNumber(end_) +
+                           (end_bound_ == kInclusive ? "]" : ")")
+                     : std::string("inf)");
     return text;
   }
 
   bool has_begin_ = false;
   bool has_end_ = false;
+  Bound begin_bound_ = kInclusive;
+  Bound end_bound_ = kInclusive;
   bool allow_inf_nan_ = false;
   DType begin_{};
   DType end_{};

@@ -37,7 +37,7 @@ std::string Parse(const std::string& key, const std::string& value) {
   } catch (const ParamError& e) {
     return e.what();
   }
-  return param.__DICT__().at(key);
+  return param.Dict().at(key);
 }
 
 TEST(FieldEntryTest, IntegersOfEveryWidth) {
@@ -151,7 +151,7 @@ TEST(FieldEntryTest, UserTypeWithStreamOperators) {
   AllTypesParam param;
   param.Init({{"dims", "4x5x6"}});
   EXPECT_EQ(param.dims, (Dims{4, 5, 6}));
-  EXPECT_EQ(param.__DICT__().at("dims"), "4x5x6");
+  EXPECT_EQ(param.Dict().at("dims"), "4x5x6");
   EXPECT_EQ(Parse("dims", " 7x8x9 "), "7x8x9");
   EXPECT_EQ(Parse("dims", "4x5"),
             "AllTypesParam: key 'dims': expected dims (AxBxC), got '4x5'");
@@ -159,7 +159,7 @@ TEST(FieldEntryTest, UserTypeWithStreamOperators) {
             "AllTypesParam: key 'dims': expected dims (AxBxC), got '4x5x6x7'");
   EXPECT_EQ(Parse("dims", "4y5x6"),
             "AllTypesParam: key 'dims': expected dims (AxBxC), got '4y5x6'");
-  const std::vector<ParamFieldInfo> fields = AllTypesParam::__FIELDS__();
+  const std::vector<ParamFieldInfo> fields = AllTypesParam::Fields();
   EXPECT_EQ(fields.back().type_info_str,
             "dims (AxBxC), optional, default=1x2x3");
 }
@@ -199,13 +199,40 @@ TEST(FieldEntryTest, StandaloneEntrySetCheckAndPrint) {
             "Counter: key 'count': set_range(3, 1) is an empty range");
 }
 
+TEST(FieldEntryTest, ExclusiveBoundsRefuseTheBoundItself) {
+  float value = 0.5f;
+  param::FieldEntry<float> entry;
+  entry.Init("rate", &value, value);
+  entry.set_lower_bound(0.0f, param::kExclusive)
+      .set_upper_bound(1.0f, param::kExclusive);
+  for (const char* inside : {"1e-30", "0.5", "0.99999"}) {
+    entry.Set(&value, inside);
+    EXPECT_EQ(value, std::stof(inside));
+  }
+  EXPECT_EQ(ErrorOf([&] { entry.Set(&value, "0"); }),
+            "key 'rate': expected float in (0, 1), got '0'");
+  EXPECT_EQ(ErrorOf([&] { entry.Set(&value, "1"); }),
+            "key 'rate': expected float in (0, 1), got '1'");
+  // Inclusive again: the bound is accepted, and the text says so.
+  entry.set_lower_bound(0.0f);
+  entry.Set(&value, "0");
+  EXPECT_EQ(value, 0.0f);
+  EXPECT_EQ(ErrorOf([&] { entry.Set(&value, "-0.1"); }),
+            "key 'rate': expected float in [0, 1), got '-0.1'");
+  param::FieldEntry<int> count;
+  int n = 1;
+  count.Init("count", &n, n);
+  count.set_upper_bound(10, param::kExclusive);
+  EXPECT_EQ(ErrorOf([&] { count.Set(&n, "10"); }),
+            "key 'count': expected int in (-inf, 10), got '10'");
+}
+
 TEST(FieldEntryTest, EnumValueOutsideTheNamesPrintsAsANumber) {
   AllTypesParam param;
   param.Init(ParamKwargs{});
   param.mode = 7;
-  EXPECT_EQ(param.__DICT__().at("mode"), "7");
-  const param::FieldAccessEntry* entry =
-      AllTypesParam::__MANAGER__()->Find("mode");
+  EXPECT_EQ(param.Dict().at("mode"), "7");
+  const param::FieldAccessEntry* entry = AllTypesParam::Manager()->Find("mode");
   ASSERT_NE(entry, nullptr);
   EXPECT_EQ(ErrorOf([&] { entry->Check(&param); }),
             "AllTypesParam: key 'mode': expected {'a', 'b'}, got '7'");
@@ -276,36 +303,36 @@ struct NoneEnumParam : public Parameter<NoneEnumParam> {
 UMBRA_DEFINE_PARAMETER_MANAGER_(NoneEnumParam)
 
 TEST(FieldEntryTest, DeclarationMistakesThrowWithTheStructAndKey) {
-  EXPECT_EQ(ErrorOf([] { DuplicateKeyParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { DuplicateKeyParam::Doc(); }),
             "DuplicateKeyParam: key 'a' is declared twice");
-  EXPECT_EQ(ErrorOf([] { AliasOfMissingParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { AliasOfMissingParam::Doc(); }),
             "AliasOfMissingParam: alias 'c' names 'b', which is not a declared "
             "field");
-  EXPECT_EQ(ErrorOf([] { AliasTakenParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { AliasTakenParam::Doc(); }),
             "AliasTakenParam: alias 'b' of 'a' is already a key");
-  EXPECT_EQ(ErrorOf([] { DuplicateEnumNameParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { DuplicateEnumNameParam::Doc(); }),
             "DuplicateEnumNameParam: key 'mode': enum name 'x' is declared "
             "twice; enums: "
             "{'x', 'y'}");
-  EXPECT_EQ(ErrorOf([] { DuplicateEnumValueParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { DuplicateEnumValueParam::Doc(); }),
             "DuplicateEnumValueParam: key 'mode': enum value 0 of 'y' is "
             "already the value "
             "of 'x'");
-  EXPECT_EQ(ErrorOf([] { DefaultOutOfRangeParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { DefaultOutOfRangeParam::Doc(); }),
             "DefaultOutOfRangeParam: key 'rate': declared default '1.5' is not "
             "float in "
             "[0, 1]");
   EXPECT_EQ(
-      ErrorOf([] { NoneEnumParam::__DOC__(); }),
+      ErrorOf([] { NoneEnumParam::Doc(); }),
       "NoneEnumParam: key 'mode': enum name 'None' is reserved for no value");
   // A failed declaration is not registered, and fails again on the next use.
-  EXPECT_EQ(ErrorOf([] { DuplicateKeyParam::__DOC__(); }),
+  EXPECT_EQ(ErrorOf([] { DuplicateKeyParam::Doc(); }),
             "DuplicateKeyParam: key 'a' is declared twice");
 }
 
 TEST(FieldEntryDeathTest, RegistrationMistakeAbortsAtStartUpWithTheMessage) {
-  EXPECT_DEATH(param::internal::RegisterAtStartup(
-                   &DuplicateKeyParam::__MANAGER__, "DuplicateKeyParam"),
+  EXPECT_DEATH(param::internal::RegisterAtStartup(&DuplicateKeyParam::Manager,
+                                                  "DuplicateKeyParam"),
                "umbra: cannot register parameter struct DuplicateKeyParam: "
                "DuplicateKeyParam: key 'a' is declared twice");
 }
@@ -328,7 +355,7 @@ struct WideParam : public Parameter<WideParam> {
 UMBRA_REGISTER_PARAMETER(WideParam);
 
 TEST(FieldEntryTest, StructWithThirtyFields) {
-  const std::vector<ParamFieldInfo> fields = WideParam::__FIELDS__();
+  const std::vector<ParamFieldInfo> fields = WideParam::Fields();
   ASSERT_EQ(fields.size(), 30u);
   ParamKwargs kwargs;
   for (int i = 0; i < 30; ++i) {
@@ -349,7 +376,7 @@ TEST(FieldEntryTest, StructWithThirtyFields) {
     // The members are consecutive doubles, so they can be walked as an array.
     EXPECT_EQ(values[i], expected[i]) << "field " << i;
   }
-  EXPECT_EQ(param.__DICT__().size(), 30u);
+  EXPECT_EQ(param.Dict().size(), 30u);
 }
 
 TEST(FieldEntryTest, InitLeavesMembersThatAreNotFieldsAlone) {
@@ -402,7 +429,7 @@ TEST(FieldEntryTest, ConcurrentFirstUseBuildsOneManager) {
           ++failures;
         }
       }
-      managers[t] = LazyParam::__MANAGER__();
+      managers[t] = LazyParam::Manager();
     });
   }
   for (std::thread& thread : threads) thread.join();

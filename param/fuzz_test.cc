@@ -128,7 +128,7 @@ bool TryInit(PType* param, const ParamKwargs& kwargs,
 
 template <typename PType>
 void FuzzFields(const ParamKwargs& base, std::mt19937_64& rng, int rounds) {
-  const std::vector<ParamFieldInfo> fields = PType::__FIELDS__();
+  const std::vector<ParamFieldInfo> fields = PType::Fields();
   int accepted = 0;
   for (int round = 0; round < rounds; ++round) {
     const std::string text = RandomText(rng);
@@ -141,16 +141,16 @@ void FuzzFields(const ParamKwargs& base, std::mt19937_64& rng, int rounds) {
       if (!TryInit(&param, kwargs, param::kAllMatch, what)) continue;
       ++accepted;
       // What was accepted prints as text that reads back the same.
-      const std::map<std::string, std::string> dict = param.__DICT__();
+      const std::map<std::string, std::string> dict = param.Dict();
       PType again;
       ASSERT_TRUE(TryInit(&again, ParamKwargs(dict.begin(), dict.end()),
                           param::kAllMatch, "dict of " + what))
           << what;
-      ASSERT_EQ(again.__DICT__(), dict) << what;
+      ASSERT_EQ(again.Dict(), dict) << what;
       // And so does its JSON.
       PType loaded;
       loaded.Load(param.Save());
-      ASSERT_EQ(loaded.__DICT__(), dict) << what;
+      ASSERT_EQ(loaded.Dict(), dict) << what;
     }
   }
   EXPECT_GT(accepted, 0);

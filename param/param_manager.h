@@ -8,7 +8,7 @@
 //
 // Example:
 //
-//   const param::ParamManager& manager = *FullcParam::__MANAGER__();
+//   const param::ParamManager& manager = *FullcParam::Manager();
 //   const param::FieldAccessEntry* entry = manager.Find("num_hidden");  //
 //   alias manager.PrintDocString(std::cout);
 #ifndef UMBRA_PARAM_PARAM_MANAGER_H_
@@ -130,7 +130,7 @@ namespace internal {
 // struct of the same name is already there.
 void RegisterParamManager(const ParamManager* manager);
 
-// Calls `get_manager` (a struct's __MANAGER__) during static initialisation.
+// Calls `get_manager` (a struct's Manager) during static initialisation.
 // A ParamError there is a mistake in the struct's declaration: it is printed
 // with `struct_name` and the program aborts. Returns true.
 bool RegisterAtStartup(ParamManager* (*get_manager)(), const char* struct_name);
@@ -146,7 +146,7 @@ struct ParamManagerSingleton {
   explicit ParamManagerSingleton(const std::string& param_name) {
     manager.set_name(param_name);
     PType param;
-    param.__DECLARE__(this);
+    param.DeclareFields(this);
     manager.CheckDeclarations();
     internal::RegisterParamManager(&manager);
   }

@@ -6,10 +6,13 @@
 //   - Set() parses into a temporary and range-checks before storing, and
 //     Init/InitAllowUnknown/UpdateAllowUnknown/Load change the struct only
 //     when they succeed (they check everything on a scratch struct first).
-//   - __DICT__ lists each field once, under its declared name; aliases are
+//   - Dict() lists each field once, under its declared name; aliases are
 //     accepted by Init but not repeated in the dict (dmlc listed them too).
 //   - Integers and floats must be the whole value: "1.5abc", "" and "1e999"
 //     (for float) are errors; floats refuse inf and nan unless allow_inf_nan().
+//   - dmlc's __DICT__, __FIELDS__, __DOC__ and __MANAGER__ are Dict(),
+//     Fields(), Doc() and Manager(): a leading double underscore is
+//     reserved in C++.
 //   - set_upper_bound, tuples ("1,28,28"), optional fields, "did you mean",
 //     errors that name the struct, and a registry of every struct (registry.h).
 //   - Registration mistakes (duplicate key, alias of a missing field, duplicate
@@ -41,7 +44,7 @@
 //   FullcParam param;
 //   param.Init({{"nhidden", "128"}});  // or a std::map, a vector of pairs
 //   int n = param.nhidden;                                // plain members
-//   std::string doc = FullcParam::__DOC__();
+//   std::string doc = FullcParam::Doc();
 //   std::string json = param.Save();
 #ifndef UMBRA_PARAM_PARAMETER_H_
 #define UMBRA_PARAM_PARAMETER_H_
@@ -81,8 +84,8 @@ class Parameter {
   void Init(const Container& kwargs,
             param::ParamInitOption option = param::kAllowHidden) {
     Apply([&](PType* target) {
-      Manager()->RunInit(target, std::begin(kwargs), std::end(kwargs), nullptr,
-                         option);
+      PType::Manager()->RunInit(target, std::begin(kwargs), std::end(kwargs),
+                                nullptr, option);
     });
   }
   void Init(KwargList kwargs,
@@ -96,8 +99,8 @@ class Parameter {
     ParamKwargs unknown;
     Apply([&](PType* target) {
       unknown.clear();
-      Manager()->RunInit(target, std::begin(kwargs), std::end(kwargs), &unknown,
-                         param::kAllowUnknown);
+      PType::Manager()->RunInit(target, std::begin(kwargs), std::end(kwargs),
+                                &unknown, param::kAllowUnknown);
     });
     return unknown;
   }
@@ -113,8 +116,8 @@ class Parameter {
     ParamKwargs unknown;
     Apply([&](PType* target) {
       unknown.clear();
-      Manager()->RunUpdate(target, std::begin(kwargs), std::end(kwargs),
-                           &unknown, param::kAllowUnknown);
+      PType::Manager()->RunUpdate(target, std::begin(kwargs), std::end(kwargs),
+                                  &unknown, param::kAllowUnknown);
     });
     return unknown;
   }
@@ -123,30 +126,30 @@ class Parameter {
   }
 
   // Every field's current value as text that Init accepts back, by name.
-  std::map<std::string, std::string> __DICT__() const {
-    ParamKwargs dict = Manager()->GetDict(head());
+  std::map<std::string, std::string> Dict() const {
+    ParamKwargs dict = PType::Manager()->GetDict(head());
     return std::map<std::string, std::string>(dict.begin(), dict.end());
   }
   // Every field described, in declaration order.
-  static std::vector<ParamFieldInfo> __FIELDS__() {
-    return Manager()->GetFieldInfo();
+  static std::vector<ParamFieldInfo> Fields() {
+    return PType::Manager()->GetFieldInfo();
   }
   // The plain-text reference of the fields (ParamManager::PrintDocString).
-  static std::string __DOC__() {
+  static std::string Doc() {
     std::ostringstream os;
-    Manager()->PrintDocString(os);
+    PType::Manager()->PrintDocString(os);
     return os.str();
   }
 
   // The fields as one JSON object of strings, keys sorted.
   std::string Save() const {
-    ParamKwargs dict = Manager()->GetDict(head());
+    ParamKwargs dict = PType::Manager()->GetDict(head());
     return param::WriteJsonObject(dict);
   }
   // Init from a JSON object written by Save (other keys refused, hidden
   // __keys__ ignored). Throws ParamError, leaving the struct unchanged.
   void Load(absl::string_view json) {
-    Init(param::ReadJsonObject(json, Manager()->name()));
+    Init(param::ReadJsonObject(json, PType::Manager()->name()));
   }
 
  protected:
@@ -163,8 +166,6 @@ class Parameter {
   }
 
  private:
-  static param::ParamManager* Manager() { return PType::__MANAGER__(); }
-
   PType* head() const {
     return static_cast<PType*>(const_cast<Parameter<PType>*>(this));
   }
@@ -184,9 +185,10 @@ class Parameter {
 
 // Opens the field declarations of PType, inside `struct PType`. The block that
 // follows lists UMBRA_DECLARE_FIELD and UMBRA_DECLARE_ALIAS statements.
-#define UMBRA_DECLARE_PARAMETER(PType)                \
-  static ::umbra::param::ParamManager* __MANAGER__(); \
-  inline void __DECLARE__(::umbra::param::ParamManagerSingleton<PType>* manager)
+#define UMBRA_DECLARE_PARAMETER(PType)            \
+  static ::umbra::param::ParamManager* Manager(); \
+  inline void DeclareFields(                      \
+      ::umbra::param::ParamManagerSingleton<PType>* manager)
 
 // Declares the member `FieldName` as a field keyed by its own name; returns
 // its FieldEntry for chained set_default/describe/set_range/add_enum calls.
@@ -200,11 +202,11 @@ class Parameter {
 #define UMBRA_PARAM_CONCAT_INNER_(a, b) a##b
 #define UMBRA_PARAM_CONCAT_(a, b) UMBRA_PARAM_CONCAT_INNER_(a, b)
 
-// Defines PType::__MANAGER__ without registering at start-up; the manager
+// Defines PType::Manager without registering at start-up; the manager
 // and its registry entry are created on first use. Prefer
 // UMBRA_REGISTER_PARAMETER.
 #define UMBRA_DEFINE_PARAMETER_MANAGER_(PType)                             \
-  ::umbra::param::ParamManager* PType::__MANAGER__() {                     \
+  ::umbra::param::ParamManager* PType::Manager() {                         \
     static ::umbra::param::ParamManagerSingleton<PType> singleton(#PType); \
     return &singleton.manager;                                             \
   }
@@ -218,6 +220,6 @@ class Parameter {
   UMBRA_DEFINE_PARAMETER_MANAGER_(PType)                  \
   [[maybe_unused]] static const bool UMBRA_PARAM_CONCAT_( \
       umbra_param_registered_, __COUNTER__) =             \
-      ::umbra::param::internal::RegisterAtStartup(&PType::__MANAGER__, #PType)
+      ::umbra::param::internal::RegisterAtStartup(&PType::Manager, #PType)
 
 #endif  // UMBRA_PARAM_PARAMETER_H_

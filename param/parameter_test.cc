@@ -216,7 +216,7 @@ TEST(ParameterTest, EnumsByNameAndBadName) {
   FullcParam param;
   param.Init({{"nhidden", "1"}, {"pool_type", "avg"}});
   EXPECT_EQ(param.pool_type, kAvgPool);
-  EXPECT_EQ(param.__DICT__().at("pool_type"), "avg");
+  EXPECT_EQ(param.Dict().at("pool_type"), "avg");
   param.Init({{"nhidden", "1"}, {"pool_type", " max "}});
   EXPECT_EQ(param.pool_type, kMaxPool);
   EXPECT_EQ(InitError("pool_type", "maxx"),
@@ -249,10 +249,10 @@ TEST(ParameterTest, OptionalTakesNoneOrAValueInRange) {
   FullcParam param;
   param.Init({{"nhidden", "1"}, {"seed", "7"}});
   EXPECT_EQ(param.seed, 7);
-  EXPECT_EQ(param.__DICT__().at("seed"), "7");
+  EXPECT_EQ(param.Dict().at("seed"), "7");
   param.Init({{"nhidden", "1"}, {"seed", "None"}});
   EXPECT_EQ(param.seed, std::nullopt);
-  EXPECT_EQ(param.__DICT__().at("seed"), "None");
+  EXPECT_EQ(param.Dict().at("seed"), "None");
   EXPECT_EQ(
       InitError("seed", "-1"),
       "FullcParam: key 'seed': expected int in [0, inf) or None, got '-1'");
@@ -278,11 +278,11 @@ TEST(ParameterTest, ShapesWithAndWithoutBrackets) {
   }
   FullcParam param;
   param.Init({{"nhidden", "1"}, {"shape", "1,28,28"}});
-  EXPECT_EQ(param.__DICT__().at("shape"), "(1,28,28)");
+  EXPECT_EQ(param.Dict().at("shape"), "(1,28,28)");
   param.Init({{"nhidden", "1"}, {"shape", "5"}});
-  EXPECT_EQ(param.__DICT__().at("shape"), "(5,)");
+  EXPECT_EQ(param.Dict().at("shape"), "(5,)");
   param.Init({{"nhidden", "1"}, {"shape", "()"}});
-  EXPECT_EQ(param.__DICT__().at("shape"), "()");
+  EXPECT_EQ(param.Dict().at("shape"), "()");
 
   EXPECT_EQ(
       InitError("shape", "1,0,3"),
@@ -357,7 +357,7 @@ TEST(ParameterTest, AliasesSetTheFieldAndStayOutOfTheDict) {
   FullcParam param;
   param.Init({{"num_hidden", "64"}});
   EXPECT_EQ(param.nhidden, 64);
-  std::map<std::string, std::string> dict = param.__DICT__();
+  std::map<std::string, std::string> dict = param.Dict();
   EXPECT_EQ(dict.at("nhidden"), "64");
   EXPECT_EQ(dict.count("num_hidden"), 0u);
   EXPECT_EQ(ErrorOf([&] {
@@ -374,15 +374,15 @@ TEST(ParameterTest, DictHoldsEveryFieldAsText) {
       {"init_sigma", "0.5"}, {"lr", "0.1"},       {"name", "hello"},
       {"nhidden", "12"},     {"no_bias", "True"}, {"num_group", "1"},
       {"pool_type", "max"},  {"seed", "None"},    {"shape", "(1,28,28)"}};
-  EXPECT_EQ(param.__DICT__(), expected);
+  EXPECT_EQ(param.Dict(), expected);
   // The dict is valid input: Init from it gives the same struct.
   FullcParam copy;
-  copy.Init(param.__DICT__(), param::kAllMatch);
-  EXPECT_EQ(copy.__DICT__(), expected);
+  copy.Init(param.Dict(), param::kAllMatch);
+  EXPECT_EQ(copy.Dict(), expected);
 }
 
 TEST(ParameterTest, FieldsDescribeTypesDefaultsAndAliases) {
-  const std::vector<ParamFieldInfo> fields = FullcParam::__FIELDS__();
+  const std::vector<ParamFieldInfo> fields = FullcParam::Fields();
   ASSERT_EQ(fields.size(), 9u);
   EXPECT_EQ(fields[0].name, "nhidden");
   EXPECT_EQ(fields[0].type, "int");
@@ -411,7 +411,7 @@ TEST(ParameterTest, FieldsDescribeTypesDefaultsAndAliases) {
 }
 
 TEST(ParameterTest, DocReadsLikeAReference) {
-  EXPECT_EQ(FullcParam::__DOC__(),
+  EXPECT_EQ(FullcParam::Doc(),
             "nhidden : int in [1, 1000], required\n"
             "    Number of output units.\n"
             "    Also accepted as: num_hidden\n"
@@ -445,7 +445,7 @@ TEST(ParameterTest, SaveWritesSortedJsonAndLoadReadsItBack) {
       "\"seed\": \"11\", \"shape\": \"(1,28,28)\"}");
   FullcParam loaded;
   loaded.Load(json);
-  EXPECT_EQ(loaded.__DICT__(), param.__DICT__());
+  EXPECT_EQ(loaded.Dict(), param.Dict());
   EXPECT_EQ(loaded.name, "say \"hi\"\nback\\slash\ttab");
   EXPECT_EQ(loaded.pool_type, kAvgPool);
   EXPECT_EQ(loaded.seed, 11);
@@ -469,7 +469,7 @@ TEST(ParameterTest, FloatsPrintTheShortestTextThatReadsBack) {
   for (const std::string text :
        {"0.1", "1e-07", "123456.79", "3.4028235e+38", "0"}) {
     param.Init({{"nhidden", "1"}, {"init_sigma", text}});
-    EXPECT_EQ(param.__DICT__().at("init_sigma"), text);
+    EXPECT_EQ(param.Dict().at("init_sigma"), text);
   }
 }
 

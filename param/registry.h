@@ -28,9 +28,9 @@ namespace umbra {
 struct ParamStructInfo {
   // As written in UMBRA_REGISTER_PARAMETER, e.g. "FullcParam".
   std::string name;
-  // Its fields in declaration order (__FIELDS__).
+  // Its fields in declaration order (Fields).
   std::vector<ParamFieldInfo> fields;
-  // Its plain-text reference (__DOC__).
+  // Its plain-text reference (Doc).
   std::string doc;
 };
 

@@ -41,14 +41,14 @@ TEST(RegistryTest, ListsEveryStructInTheBinary) {
   const std::vector<ParamStructInfo> all = AllParamStructs();
   ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[1].name, "DocExampleParam");
-  EXPECT_EQ(all[1].doc, DocExampleParam::__DOC__());
-  EXPECT_EQ(all[3].fields.size(), FullcParam::__FIELDS__().size());
+  EXPECT_EQ(all[1].doc, DocExampleParam::Doc());
+  EXPECT_EQ(all[3].fields.size(), FullcParam::Fields().size());
 }
 
 TEST(RegistryTest, GetParamStructByNameOrSuggest) {
   const ParamStructInfo info = GetParamStruct("FullcParam");
   EXPECT_EQ(info.name, "FullcParam");
-  EXPECT_EQ(info.doc, FullcParam::__DOC__());
+  EXPECT_EQ(info.doc, FullcParam::Doc());
   ASSERT_EQ(info.fields.size(), 9u);
   EXPECT_EQ(info.fields[0].name, "nhidden");
   try {
@@ -75,7 +75,7 @@ TEST(RegistryTest, DuplicateNameIsRefused) {
 
 TEST(RegistryTest, MarkdownTable) {
   EXPECT_EQ(
-      ParamFieldsToMarkdown("DocExampleParam", DocExampleParam::__FIELDS__()),
+      ParamFieldsToMarkdown("DocExampleParam", DocExampleParam::Fields()),
       "### DocExampleParam\n"
       "\n"
       "| key | type | default | description |\n"
@@ -85,7 +85,7 @@ TEST(RegistryTest, MarkdownTable) {
       "batch. Also accepted as `lr`, `learning_rate`. |\n"
       "| `metric` | string | required | Evaluation metric. |\n"
       "| `seed` | int or None | `None` |  |\n");
-  EXPECT_EQ(ParamFieldsToMarkdown("EmptyParam", EmptyParam::__FIELDS__()),
+  EXPECT_EQ(ParamFieldsToMarkdown("EmptyParam", EmptyParam::Fields()),
             "### EmptyParam\n\nNo parameters.\n");
   const std::string all = AllParamStructsToMarkdown();
   EXPECT_EQ(all.find("### AllTypesParam\n"), 0u);
@@ -95,7 +95,7 @@ TEST(RegistryTest, MarkdownTable) {
 }
 
 TEST(RegistryTest, DocOfTheExample) {
-  EXPECT_EQ(DocExampleParam::__DOC__(),
+  EXPECT_EQ(DocExampleParam::Doc(),
             "eta : float in [0, inf), optional, default=0.01\n"
             "    Learning rate | step size.\n"
             "    Applied per batch.\n"

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace {
@@ -42,7 +43,8 @@ TEST(BlasLibraryTest, PicksTheUserCoreTypeOrTheOneForThisCpu) {
 }
 
 TEST(BlasLibraryTest, SgemmAndDgemmMatchNaiveProducts) {
-  std::mt19937 rng(std::random_device{}());
+  const test::ScopedTestSeed seed;
+  std::mt19937 rng(seed.value());
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const int m = 37, n = 53, k = 29;
   std::vector<double> a(m * k), b(k * n), c(m * n, 0.0);

@@ -1,10 +1,10 @@
 // Helpers for every tensor test (core, tensor/extension, tensor/gpu): a
-// seeded RNG whose seed comes from std::random_device and is printed on
+// seeded RNG whose seed is a TestSeed() (tensor/test_seed.h), printed on
 // failure, owned random tensors and labels, element-wise comparison against
 // a reference function or tensor, and TensorError expectations.
 //
 // Example:
-//   umbra::test::Rng rng;  // SCOPED_TRACE prints the seed on failure
+//   umbra::test::Rng rng;  // failures print the seed
 //   auto a = rng.Tensor<float>(umbra::Shape2(7, 13));
 //   EXPECT_TRUE(umbra::test::AllNear(a.view(), ref, 1e-6));
 #ifndef UMBRA_TENSOR_TEST_UTIL_H_
@@ -21,19 +21,17 @@
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace test {
 
-// A fresh, seeded generator. Construct it at the top of a test: the seed is
-// attached to every failure message of the test through SCOPED_TRACE.
+// A generator seeded with a ScopedTestSeed. Construct it at the top of a
+// test: the seed is attached to every failure message of the test.
 class Rng {
  public:
-  Rng()
-      : seed_(std::random_device{}()),
-        engine_(seed_),
-        trace_(__FILE__, __LINE__, "random seed " + std::to_string(seed_)) {}
-  unsigned seed() const { return seed_; }
+  Rng() : engine_(seed_.value()) {}
+  unsigned seed() const { return seed_.value(); }
   double Uniform(double lo, double hi) {
     return std::uniform_real_distribution<double>(lo, hi)(engine_);
   }
@@ -71,9 +69,8 @@ class Rng {
   }
 
  private:
-  unsigned seed_;
+  ScopedTestSeed seed_;
   std::mt19937 engine_;
-  ::testing::ScopedTrace trace_;
 };
 
 // Element (y, x) of the 2-D view of t.

@@ -36,7 +36,7 @@ int Main(int argc, char** argv) {
       return 1;
     }
     std::cout << kUsage << "\nThe trainer's own keys:\n"
-              << umbra::train::TrainerParam::__DOC__();
+              << umbra::train::TrainerParam::Doc();
     return 0;
   }
   if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY")) {

@@ -32,7 +32,7 @@ std::string HintOrPeriod(const std::string& word,
 ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
                             const std::string& detail) {
   if (spec.entry.key.empty()) return GlobalError(config, "metric", detail);
-  return ConfigError(spec.entry.location, spec.entry.key, detail);
+  return spec.entry.Error(detail);
 }
 
 }  // namespace
@@ -82,12 +82,10 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
   std::vector<std::string> fields = {"label"};
   for (const LabelField& field : checked.param.label_fields) {
     if (label_width && field.end > static_cast<int>(*label_width)) {
-      throw ConfigError(
-          field.entry.location, field.entry.key,
-          absl::StrCat("label field '", field.name, "' is columns ",
-                       field.begin, " to ", field.end - 1,
-                       ", but the data has ", *label_width, " label column",
-                       *label_width == 1 ? "" : "s", " (label_width)"));
+      throw field.entry.Error(absl::StrCat(
+          "label field '", field.name, "' is columns ", field.begin, " to ",
+          field.end - 1, ", but the data has ", *label_width, " label column",
+          *label_width == 1 ? "" : "s", " (label_width)"));
     }
     fields.push_back(field.name);
   }
@@ -142,9 +140,9 @@ namespace internal {
 
 void ThrowNoLossLayer(const TrainConfig& config) {
   const ConfigEntry& last = config.net.layers.back().declaration;
-  throw ConfigError(last.location, last.key,
-                    "the net has no loss layer to train with: end it with "
-                    "softmax, l2_loss, lp_loss or multi_logistic");
+  throw last.Error(
+      "the net has no loss layer to train with: end it with "
+      "softmax, l2_loss, lp_loss or multi_logistic");
 }
 
 ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {

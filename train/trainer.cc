@@ -143,8 +143,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
       // Before the data is read: pred and extract never replace a file.
       NewFile::RefuseExisting(chain->name);
     } catch (const FileExistsError& e) {
-      throw ConfigError(chain->declaration.location, chain->declaration.key,
-                        e.what());
+      throw chain->declaration.Error(e.what());
     }
     pred_data_ = CreateIteratorChain(config, *chain);
     shape_chain = chain;
@@ -153,8 +152,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
   if (IsTraining(param) || param.task == kTaskEval) {
     for (const IteratorChain* chain : config.EvalIterators()) {
       if (chain->name == "train" && IsTraining(param) && param.eval_train) {
-        throw ConfigError(
-            chain->declaration.location, chain->declaration.key,
+        throw chain->declaration.Error(
             "eval = train would print its metrics as train-NAME, as "
             "eval_train = 1 does for the training batches; name the block "
             "otherwise, or set eval_train = 0");
@@ -166,8 +164,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
         shape_chain = chain;
         shape_data = set->data.get();
       } else if (BatchShapes(*set->data) != BatchShapes(*shape_data)) {
-        throw ConfigError(
-            chain->declaration.location, chain->declaration.key,
+        throw chain->declaration.Error(
             absl::StrCat(chain->Describe(), " makes batches of ",
                          ShapesText(BatchShapes(*set->data)), " but ",
                          shape_chain->Describe(), " of ",

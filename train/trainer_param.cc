@@ -20,7 +20,7 @@ UMBRA_REGISTER_PARAMETER(TrainerParam);
 namespace {
 
 [[noreturn]] void Fail(const ConfigEntry& entry, const std::string& detail) {
-  throw ConfigError(entry.location, entry.key, detail);
+  throw entry.Error(detail);
 }
 
 // What `entry.key` holds between "<name>[" and the `close` that ends it;
@@ -118,7 +118,7 @@ void ParseExtraShape(const ConfigEntry& entry, TrainerParam* param) {
 
 TrainerParam ReadTrainerParam(const TrainConfig& config) {
   std::set<std::string> keys;
-  for (const ParamFieldInfo& field : TrainerParam::__FIELDS__()) {
+  for (const ParamFieldInfo& field : TrainerParam::Fields()) {
     keys.insert(field.name);
   }
   keys.insert("continue");

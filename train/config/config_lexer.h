@@ -52,6 +52,10 @@ struct ConfigEntry {
   // Whether the value is an unquoted `default`: cxxnet's "leave the key as it
   // was", which sets nothing.
   bool is_default() const { return value == "default" && !quoted_value; }
+  // The ConfigError about this entry: at its line, for its key.
+  ConfigError Error(const std::string& detail) const {
+    return ConfigError(location, key, detail);
+  }
 };
 
 // The entries of `text` in order. `source_name` is used in locations and

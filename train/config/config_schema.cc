@@ -135,10 +135,9 @@ std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
                           "; did you mean '", key.substr(colon + 1), "'?");
     }
   }
-  throw ConfigError(
-      entry.location, entry.key,
-      absl::StrCat("unknown key '", KeyForMessage(entry.key), "' in ", section,
-                   OrPeriod(hint), " Valid keys: ", ListOf(valid)));
+  throw entry.Error(absl::StrCat("unknown key '", KeyForMessage(entry.key),
+                                 "' in ", section, OrPeriod(hint),
+                                 " Valid keys: ", ListOf(valid)));
 }
 
 // Checks a layer's type; returns its keys.
@@ -147,11 +146,10 @@ std::vector<std::string> CheckLayerType(const LayerDeclaration& layer,
   std::optional<std::vector<std::string>> keys = schema.LayerKeys(layer.type);
   if (!keys) {
     const std::vector<std::string> types = schema.LayerTypes();
-    throw ConfigError(layer.declaration.location, layer.declaration.key,
-                      absl::StrCat("'", layer.declaration.ToString(),
-                                   "': unknown layer type '", layer.type, "'",
-                                   OrPeriod(DidYouMean(layer.type, types)),
-                                   " Known types: ", ListOf(types)));
+    throw layer.declaration.Error(absl::StrCat(
+        "'", layer.declaration.ToString(), "': unknown layer type '",
+        layer.type, "'", OrPeriod(DidYouMean(layer.type, types)),
+        " Known types: ", ListOf(types)));
   }
   return Sorted(std::move(*keys));
 }
@@ -162,8 +160,7 @@ std::vector<std::string> CheckIteratorType(const IteratorStage& stage,
       schema.IteratorKeys(stage.type);
   if (!keys) {
     const std::vector<std::string> types = schema.IteratorTypes();
-    throw ConfigError(
-        stage.declaration.location, stage.declaration.key,
+    throw stage.declaration.Error(
         absl::StrCat("key 'iter': unknown iterator type '", stage.type, "'",
                      OrPeriod(DidYouMean(stage.type, types)),
                      " Known types: ", ListOf(types)));
@@ -233,14 +230,12 @@ void CheckOverrideIsRead(const TrainConfig& config, const ConfigSchema& schema,
     }
   }
   if (shadows.empty()) return;  // nothing declares it: an unknown key
-  throw ConfigError(
-      override.location, override.key,
-      absl::StrCat("'", override.ToString(),
-                   "' would change nothing: everything that reads '",
-                   override.key, "' sets it itself (",
-                   absl::StrJoin(shadows, "; "),
-                   "), and a block's own setting wins over a global one; "
-                   "change the file there instead"));
+  throw override.Error(absl::StrCat(
+      "'", override.ToString(),
+      "' would change nothing: everything that reads '", override.key,
+      "' sets it itself (", absl::StrJoin(shadows, "; "),
+      "), and a block's own setting wins over a global one; "
+      "change the file there instead"));
 }
 
 }  // namespace
@@ -390,14 +385,12 @@ void ValidateTrainConfig(const TrainConfig& config,
       if (Contains(indexed, name)) continue;
       const std::optional<std::string> match =
           param::ClosestMatch(name, indexed);
-      throw ConfigError(
-          entry.location, entry.key,
-          absl::StrCat("unknown key '", KeyForMessage(entry.key),
-                       "' in the global settings",
-                       match ? absl::StrCat("; did you mean '", *match,
-                                            entry.key.substr(name.size()), "'?")
-                             : std::string("."),
-                       " Keys with an index: ", ListOf(indexed_valid)));
+      throw entry.Error(absl::StrCat(
+          "unknown key '", KeyForMessage(entry.key), "' in the global settings",
+          match ? absl::StrCat("; did you mean '", *match,
+                               entry.key.substr(name.size()), "'?")
+                : std::string("."),
+          " Keys with an index: ", ListOf(indexed_valid)));
     }
     const auto [tag, key] = SplitWeightTag(entry.key, tags);
     const std::vector<std::string>& valid =

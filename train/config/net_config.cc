@@ -21,8 +21,7 @@ namespace {
 constexpr absl::string_view kNodeNameForbidden = ",->[]:!";
 
 [[noreturn]] void Fail(const ConfigEntry& entry, const std::string& detail) {
-  throw ConfigError(entry.location, entry.key,
-                    absl::StrCat("'", entry.ToString(), "': ", detail));
+  throw entry.Error(absl::StrCat("'", entry.ToString(), "': ", detail));
 }
 
 void CheckNodeName(absl::string_view name, const ConfigEntry& entry) {
@@ -319,21 +318,18 @@ void NetConfigBuilder::AddLayer(const ConfigEntry& entry) {
 
 void NetConfigBuilder::AddLayerSetting(const ConfigEntry& entry) {
   if (net_.layers.empty()) {
-    throw ConfigError(entry.location, entry.key,
-                      absl::StrCat("'", entry.key,
+    throw entry.Error(absl::StrCat("'", entry.key,
                                    "' is a layer setting but no layer is "
                                    "declared yet"));
   }
   LayerDeclaration& layer = net_.layers.back();
   if (layer.shared_with >= 0) {
     const LayerDeclaration& primary = net_.layers[layer.shared_with];
-    throw ConfigError(
-        entry.location, entry.key,
-        absl::StrCat("key '", entry.key, "' set on a share[", primary.name,
-                     "] layer (line ", layer.declaration.location.line,
-                     "); a shared layer takes its settings from layer '",
-                     primary.name, "' (line ",
-                     primary.declaration.location.line, "): set it there"));
+    throw entry.Error(absl::StrCat(
+        "key '", entry.key, "' set on a share[", primary.name, "] layer (line ",
+        layer.declaration.location.line,
+        "); a shared layer takes its settings from layer '", primary.name,
+        "' (line ", primary.declaration.location.line, "): set it there"));
   }
   layer.settings.push_back(entry);
 }

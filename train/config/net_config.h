@@ -79,6 +79,11 @@ struct LayerDeclaration {
   // "layer fc1 (fullc)" or "layer share_2 (share[fc1])", as messages name
   // it.
   std::string Describe() const;
+  // The ConfigError "<file:line>: <Describe()>: <detail>" at the layer line:
+  // how every check of a layer's place in the net reports.
+  ConfigError Error(const std::string& detail) const {
+    return declaration.Error(Describe() + ": " + detail);
+  }
 };
 
 struct NetConfig {

@@ -82,7 +82,7 @@ class ConfigBuilder {
  private:
   [[noreturn]] static void Fail(const ConfigEntry& entry,
                                 const std::string& detail) {
-    throw ConfigError(entry.location, entry.key, detail);
+    throw entry.Error(detail);
   }
 
   void Global(const ConfigEntry& entry) {

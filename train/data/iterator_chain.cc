@@ -29,12 +29,10 @@ void CheckOwnKeys(const IteratorStage& stage,
     if (Contains(known, entry.key)) continue;
     const std::optional<std::string> match =
         param::ClosestMatch(entry.key, known);
-    throw ConfigError(
-        entry.location, entry.key,
-        absl::StrCat(
-            "unknown key '", entry.key, "' in ", section,
-            match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
-            " Valid keys: ", absl::StrJoin(known, ", ")));
+    throw entry.Error(absl::StrCat(
+        "unknown key '", entry.key, "' in ", section,
+        match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
+        " Valid keys: ", absl::StrJoin(known, ", ")));
   }
 }
 
@@ -61,19 +59,17 @@ std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
     try {
       info = &IteratorRegistry::Get(stage.type);
     } catch (const DataError& e) {
-      throw ConfigError(stage.declaration.location, stage.declaration.key,
-                        absl::StrCat("in ", chain.Describe(), ": ", e.what()));
+      throw stage.declaration.Error(
+          absl::StrCat("in ", chain.Describe(), ": ", e.what()));
     }
     const bool source = info->kind == IteratorKind::kSource;
     if (source != (i == 0)) {
-      throw ConfigError(
-          stage.declaration.location, stage.declaration.key,
-          absl::StrCat("in ", chain.Describe(), ": iterator '", stage.type,
-                       "' ",
-                       source ? "reads its own data and cannot wrap the stage "
-                                "before it; a block has one source, first"
-                              : "wraps the stage before it and cannot come "
-                                "first; start the block with a source"));
+      throw stage.declaration.Error(absl::StrCat(
+          "in ", chain.Describe(), ": iterator '", stage.type, "' ",
+          source ? "reads its own data and cannot wrap the stage "
+                   "before it; a block has one source, first"
+                 : "wraps the stage before it and cannot come "
+                   "first; start the block with a source"));
     }
     const std::vector<std::string> keys = IteratorTypeKeys(stage.type);
     known_so_far.insert(known_so_far.end(), keys.begin(), keys.end());

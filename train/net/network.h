@@ -187,7 +187,19 @@ class BasicNetwork {
 
  private:
   struct OwnedNode;
+  struct NodeUse;
 
+  // The constructor's phases, in order. CheckInputs: the input nodes' shapes
+  // against the net's inputs. AddLayer: creates one layer, checks the nodes
+  // it reads and writes and infers its output shapes (nothing allocated).
+  // AllocateNodes: every node's data and gradient. SetUpLayers: binds each
+  // layer to its nodes (it allocates its weights and buffers).
+  void CheckInputs(const TrainConfig& config,
+                   const std::vector<Shape<4>>& input_shapes, NodeUse* use);
+  void AddLayer(const TrainConfig& config, const ConfigSchema& schema,
+                const LayerDeclaration& layer, NodeUse* use);
+  void AllocateNodes(const TrainConfig& config, const NodeUse& use);
+  void SetUpLayers();
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);

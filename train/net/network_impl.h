@@ -37,15 +37,15 @@ namespace umbra {
 namespace train {
 namespace internal {
 
-// The config line a layer's error is about: the setting that gave the
-// refused value, else the last setting whose key the message quotes, else the
-// layer line.
-inline const ConfigEntry& LocateLayerError(
-    const layers::LayerError& error, const std::vector<ConfigEntry>& settings,
-    const LayerDeclaration& layer) {
+// The ConfigError for `error`, a LayerError of `layer` configured from
+// `settings`: at the setting that gave the refused value, else at the last
+// setting whose key the message quotes, else at the layer line.
+inline ConfigError ConfigErrorOfLayer(const layers::LayerError& error,
+                                      const std::vector<ConfigEntry>& settings,
+                                      const LayerDeclaration& layer) {
   if (error.cause()) {
     const ConfigEntry* at = FindEntryOfParamError(*error.cause(), settings);
-    if (at != nullptr) return *at;
+    if (at != nullptr) return at->Error(error.what());
   }
   const std::string message = error.what();
   for (auto it = settings.rbegin(); it != settings.rend(); ++it) {
@@ -55,16 +55,10 @@ inline const ConfigEntry& LocateLayerError(
         (colon != std::string::npos &&
          absl::StrContains(message,
                            absl::StrCat("'", key.substr(colon + 1), "'")))) {
-      return *it;
+      return it->Error(message);
     }
   }
-  return layer.declaration;
-}
-
-inline ConfigError LayerConfigError(const LayerDeclaration& layer,
-                                    const std::string& detail) {
-  return ConfigError(layer.declaration.location, layer.declaration.key,
-                     absl::StrCat(layer.Describe(), ": ", detail));
+  return layer.declaration.Error(message);
 }
 
 // How messages name a node: layer[+1] nodes by the layer that writes them.
@@ -142,29 +136,57 @@ struct BasicNetwork<xpu>::OwnedNode {
   NodeType node;
 };
 
+// What the build knows of each node while it adds the layers in order.
+template <typename xpu>
+struct BasicNetwork<xpu>::NodeUse {
+  explicit NodeUse(size_t num_nodes)
+      : known(num_nodes, false),
+        written(num_nodes, false),
+        reader(num_nodes, -1),
+        writer(num_nodes, -1) {}
+
+  // Whether the node has a value: an input, or written by an earlier layer.
+  std::vector<bool> known;
+  // Whether a layer wrote the node (its gradient then matters).
+  std::vector<bool> written;
+  // The layer that read the node's current value, or -1.
+  std::vector<int> reader;
+  // The layer that wrote the node other than in place, or -1.
+  std::vector<int> writer;
+};
+
 template <typename xpu>
 BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
                                 const ConfigSchema& schema,
                                 const std::vector<Shape<4>>& input_shapes,
                                 int64_t memory_bytes)
     : config_(config.net) {
-  const NetConfig& net = config_;
-  if (net.layers.empty()) {
+  if (config_.layers.empty()) {
     throw ConfigError(SourceLocation::File(config.source, 0), "netconfig",
                       "the config describes no network: add a `netconfig = "
                       "start` ... `netconfig = end` block with layers");
   }
-  const size_t num_nodes = net.nodes.size();
-  std::vector<bool> known(num_nodes, false);
-  // Whether a layer wrote the node (its gradient then matters).
-  std::vector<bool> written(num_nodes, false);
-  // Per node: the layer that read its current value, or -1.
-  std::vector<int> reader(num_nodes, -1);
-  // Per node: the layer that wrote it other than in place, or -1.
-  std::vector<int> writer(num_nodes, -1);
-  shapes_.assign(num_nodes, Shape4(0, 0, 0, 0));
+  NodeUse use(config_.nodes.size());
+  shapes_.assign(config_.nodes.size(), Shape4(0, 0, 0, 0));
+  CheckInputs(config, input_shapes, &use);
+  for (const LayerDeclaration& layer : config_.layers) {
+    AddLayer(config, schema, layer, &use);
+  }
+  // Nothing big is allocated yet: the shapes say what will be.
+  CountTensorBytes(use.writer);
+  CheckMemory(config, memory_bytes);
+  AllocateNodes(config, use);
+  SetUpLayers();
+}
+
+template <typename xpu>
+void BasicNetwork<xpu>::CheckInputs(const TrainConfig& config,
+                                    const std::vector<Shape<4>>& input_shapes,
+                                    NodeUse* use) {
+  const NetConfig& net = config_;
   // The parser adds in_1 ... in_N right after `in`, before any layer.
-  while (num_inputs_ < num_nodes && net.nodes[num_inputs_].producer < 0) {
+  while (num_inputs_ < net.nodes.size() &&
+         net.nodes[num_inputs_].producer < 0) {
     ++num_inputs_;
   }
   if (input_shapes.size() != num_inputs_) {
@@ -193,104 +215,102 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
                        "): ", problem, "; reduce batch_size"));
     }
     shapes_[n] = input_shapes[n];
-    known[n] = true;
+    use->known[n] = true;
   }
+}
 
-  for (const LayerDeclaration& layer : net.layers) {
-    std::vector<Shape<4>> in_shapes;
-    bool prop_grad = false;
-    for (int node : layer.inputs) {
-      if (!known[node]) {
-        throw internal::LayerConfigError(
-            layer, absl::StrCat("reads ", internal::NodeLabel(net, node),
-                                ", which no earlier layer writes"));
-      }
-      if (reader[node] >= 0) {
-        throw internal::LayerConfigError(
-            layer,
-            absl::StrCat("reads ", internal::NodeLabel(net, node), ", which ",
-                         net.layers[reader[node]].Describe(),
-                         " reads too; their gradients would overwrite each "
-                         "other: give the node to a split layer "
-                         "(layer[a->b,c] = split) and read b and c"));
-      }
-      reader[node] = layer.index;
-      in_shapes.push_back(shapes_[node]);
-      prop_grad = prop_grad || written[node];
+template <typename xpu>
+void BasicNetwork<xpu>::AddLayer(const TrainConfig& config,
+                                 const ConfigSchema& schema,
+                                 const LayerDeclaration& layer, NodeUse* use) {
+  const NetConfig& net = config_;
+  std::vector<Shape<4>> in_shapes;
+  bool prop_grad = false;
+  for (int node : layer.inputs) {
+    if (!use->known[node]) {
+      throw layer.Error(absl::StrCat("reads ", internal::NodeLabel(net, node),
+                                     ", which no earlier layer writes"));
     }
-    const std::vector<ConfigEntry> settings =
-        LayerSettings(config, layer, schema);
-    std::unique_ptr<LayerType> created;
-    std::vector<Shape<4>> out_shapes;
-    try {
-      // A share[...] layer is made as the layer it shares.
-      const std::string& type = layer.shared_with >= 0
-                                    ? net.layers[layer.shared_with].type
-                                    : layer.type;
-      created = layers::CreateLayer<xpu, float>(type, layer.name,
-                                                ToParamKwargs(settings));
-    } catch (const layers::LayerError& e) {
-      const ConfigEntry& at = internal::LocateLayerError(e, settings, layer);
-      throw ConfigError(at.location, at.key, e.what());
+    if (use->reader[node] >= 0) {
+      throw layer.Error(
+          absl::StrCat("reads ", internal::NodeLabel(net, node), ", which ",
+                       net.layers[use->reader[node]].Describe(),
+                       " reads too; their gradients would overwrite each "
+                       "other: give the node to a split layer "
+                       "(layer[a->b,c] = split) and read b and c"));
     }
-    try {
-      out_shapes = created->InferShapes(in_shapes, layer.outputs.size());
-    } catch (const layers::LayerError& e) {
-      throw ConfigError(layer.declaration.location, layer.declaration.key,
-                        e.what());
-    } catch (const std::bad_alloc&) {
-      std::string inputs;
-      for (const Shape<4>& shape : in_shapes) {
-        absl::StrAppend(&inputs, inputs.empty() ? "" : ", ", ShapeText(shape));
-      }
-      throw internal::LayerConfigError(
-          layer, absl::StrCat("out of memory while inferring its shapes from "
-                              "its input ",
-                              inputs));
-    }
-    for (size_t j = 0; j < layer.outputs.size(); ++j) {
-      const int node = layer.outputs[j];
-      bool in_place = false;
-      for (size_t i = 0; i < layer.inputs.size(); ++i) {
-        if (layer.inputs[i] != node) continue;
-        in_place = true;
-        if (!(out_shapes[j] == in_shapes[i])) {
-          throw internal::LayerConfigError(
-              layer, absl::StrCat("writes ", internal::NodeLabel(net, node),
-                                  " in place but changes its shape from ",
-                                  ShapeText(in_shapes[i]), " to ",
-                                  ShapeText(out_shapes[j]),
-                                  "; write a new node instead"));
-        }
-      }
-      if (!in_place) {
-        if (known[node]) {
-          const std::string first = writer[node] >= 0
-                                        ? net.layers[writer[node]].Describe()
-                                        : std::string("the input");
-          throw internal::LayerConfigError(
-              layer, absl::StrCat("writes ", internal::NodeLabel(net, node),
-                                  ", which ", first, " already writes"));
-        }
-        writer[node] = layer.index;
-      }
-      known[node] = true;
-      written[node] = true;
-      reader[node] = -1;
-      shapes_[node] = out_shapes[j];
-    }
-    prop_grad_.push_back(prop_grad);
-    layers_.push_back(std::move(created));
-    if (layer.shared_with >= 0) ShareWeights(layer.index);
+    use->reader[node] = layer.index;
+    in_shapes.push_back(shapes_[node]);
+    prop_grad = prop_grad || use->written[node];
   }
+  const std::vector<ConfigEntry> settings =
+      LayerSettings(config, layer, schema);
+  std::unique_ptr<LayerType> created;
+  try {
+    // A share[...] layer is made as the layer it shares.
+    const std::string& type = layer.shared_with >= 0
+                                  ? net.layers[layer.shared_with].type
+                                  : layer.type;
+    created = layers::CreateLayer<xpu, float>(type, layer.name,
+                                              ToParamKwargs(settings));
+  } catch (const layers::LayerError& e) {
+    throw internal::ConfigErrorOfLayer(e, settings, layer);
+  }
+  std::vector<Shape<4>> out_shapes;
+  try {
+    out_shapes = created->InferShapes(in_shapes, layer.outputs.size());
+  } catch (const layers::LayerError& e) {
+    // About its input shapes: at the layer line.
+    throw layer.declaration.Error(e.what());
+  } catch (const std::bad_alloc&) {
+    std::string inputs;
+    for (const Shape<4>& shape : in_shapes) {
+      absl::StrAppend(&inputs, inputs.empty() ? "" : ", ", ShapeText(shape));
+    }
+    throw layer.Error(absl::StrCat(
+        "out of memory while inferring its shapes from its input ", inputs));
+  }
+  for (size_t j = 0; j < layer.outputs.size(); ++j) {
+    const int node = layer.outputs[j];
+    bool in_place = false;
+    for (size_t i = 0; i < layer.inputs.size(); ++i) {
+      if (layer.inputs[i] != node) continue;
+      in_place = true;
+      if (!(out_shapes[j] == in_shapes[i])) {
+        throw layer.Error(absl::StrCat(
+            "writes ", internal::NodeLabel(net, node),
+            " in place but changes its shape from ", ShapeText(in_shapes[i]),
+            " to ", ShapeText(out_shapes[j]), "; write a new node instead"));
+      }
+    }
+    if (!in_place) {
+      if (use->known[node]) {
+        const std::string first = use->writer[node] >= 0
+                                      ? net.layers[use->writer[node]].Describe()
+                                      : std::string("the input");
+        throw layer.Error(absl::StrCat("writes ",
+                                       internal::NodeLabel(net, node),
+                                       ", which ", first, " already writes"));
+      }
+      use->writer[node] = layer.index;
+    }
+    use->known[node] = true;
+    use->written[node] = true;
+    use->reader[node] = -1;
+    shapes_[node] = out_shapes[j];
+  }
+  prop_grad_.push_back(prop_grad);
+  layers_.push_back(std::move(created));
+  if (layer.shared_with >= 0) ShareWeights(layer.index);
+}
 
-  // Nothing big is allocated yet: the shapes say what will be.
-  CountTensorBytes(writer);
-  CheckMemory(config, memory_bytes);
-
-  nodes_.assign(num_nodes, nullptr);
-  for (size_t n = 0; n < num_nodes; ++n) {
-    if (!known[n]) continue;
+template <typename xpu>
+void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
+                                      const NodeUse& use) {
+  const NetConfig& net = config_;
+  nodes_.assign(net.nodes.size(), nullptr);
+  for (size_t n = 0; n < net.nodes.size(); ++n) {
+    if (!use.known[n]) continue;
     storage_.push_back(std::make_unique<OwnedNode>());
     OwnedNode& owned = *storage_.back();
     std::string failure;
@@ -309,9 +329,8 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
           ByteCountText(2 * static_cast<int64_t>(shapes_[n].Size()) *
                         static_cast<int64_t>(sizeof(float))),
           "): ", failure);
-      if (writer[n] >= 0) {
-        throw internal::LayerConfigError(
-            net.layers[writer[n]],
+      if (use.writer[n] >= 0) {
+        throw net.layers[use.writer[n]].Error(
             absl::StrCat("cannot allocate its output ", what));
       }
       throw ConfigError(
@@ -323,24 +342,26 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     owned.node.grad = owned.grad.view();
     nodes_[n] = &owned.node;
   }
+}
+
+template <typename xpu>
+void BasicNetwork<xpu>::SetUpLayers() {
   layers::LayerContext<xpu, float> context;
   context.rnd = &rnd_;
   context.labels = &labels_;
   for (size_t i = 0; i < layers_.size(); ++i) {
-    const LayerDeclaration& layer = net.layers[i];
+    const LayerDeclaration& layer = config_.layers[i];
     std::vector<NodeType*> in, out;
     for (int node : layer.inputs) in.push_back(nodes_[node]);
     for (int node : layer.outputs) out.push_back(nodes_[node]);
     try {
       layers_[i]->Setup(in, out, context);
     } catch (const layers::LayerError& e) {
-      throw ConfigError(layer.declaration.location, layer.declaration.key,
-                        e.what());
+      throw layer.declaration.Error(e.what());
     } catch (const std::bad_alloc&) {
-      throw internal::LayerConfigError(
-          layer,
-          "out of memory while setting it up (its weights and "
-          "working buffers)");
+      throw layer.Error(
+          "out of memory while setting it up (its weights and working "
+          "buffers)");
     }
   }
 }
@@ -466,14 +487,12 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
         absl::StrCat(ByteCountText(need.states), " for its states"));
   }
   const ConfigEntry* size = internal::LargestSizeSetting(config_, layer);
-  throw internal::LayerConfigError(
-      layer,
-      absl::StrCat(
-          verdict, "; this layer alone needs ", ByteCountText(need.total()),
-          " (gradients included): ", absl::StrJoin(parts, " and "), "; reduce ",
-          size != nullptr ? absl::StrCat(size->key, " (", size->value, ")")
-                          : std::string("its sizes"),
-          need.outputs > 0 ? batch_advice : std::string()));
+  throw layer.Error(absl::StrCat(
+      verdict, "; this layer alone needs ", ByteCountText(need.total()),
+      " (gradients included): ", absl::StrJoin(parts, " and "), "; reduce ",
+      size != nullptr ? absl::StrCat(size->key, " (", size->value, ")")
+                      : std::string("its sizes"),
+      need.outputs > 0 ? batch_advice : std::string()));
 }
 
 template <typename xpu>
@@ -502,14 +521,12 @@ void BasicNetwork<xpu>::ShareWeights(size_t index) {
     for (const Shape<4>& shape : layers_[index]->in_shapes()) {
       absl::StrAppend(&inputs, inputs.empty() ? "" : ", ", ShapeText(shape));
     }
-    throw internal::LayerConfigError(
-        layer,
-        absl::StrCat("shares the weights of ", primary.Describe(), " (line ",
-                     primary.declaration.location.line, "), but its input ",
-                     inputs, " needs weights of other shapes: ",
-                     absl::StrJoin(differences, "; "),
-                     ". A share[...] layer needs an input that gives the "
-                     "shared layer's weight shapes"));
+    throw layer.Error(absl::StrCat(
+        "shares the weights of ", primary.Describe(), " (line ",
+        primary.declaration.location.line, "), but its input ", inputs,
+        " needs weights of other shapes: ", absl::StrJoin(differences, "; "),
+        ". A share[...] layer needs an input that gives the "
+        "shared layer's weight shapes"));
   }
   layers_[index]->ShareWeightsOf(*layers_[layer.shared_with]);
 }

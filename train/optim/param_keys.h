@@ -51,7 +51,7 @@ ParamKwargs InitKnown(PType* target, const ParamKwargs& kwargs,
 template <typename PType>
 std::vector<std::string> KeysOf() {
   std::vector<std::string> keys;
-  for (const ParamFieldInfo& field : PType::__FIELDS__()) {
+  for (const ParamFieldInfo& field : PType::Fields()) {
     keys.push_back(field.name);
     keys.insert(keys.end(), field.aliases.begin(), field.aliases.end());
   }
