@@ -99,6 +99,13 @@ def umbra_dependencies():
         package = "libeigen3-dev",
     )
     _maybe(
+        system_library,
+        name = "mpi",
+        build_file = Label("//third_party/mpi:BUILD.system"),
+        links = {"/usr/lib/x86_64-linux-gnu/openmpi/include": "include"},
+        package = "libopenmpi-dev",
+    )
+    _maybe(
         cuda_repository,
         name = "local_cuda",
         build_template = Label("//third_party/cuda:BUILD.local_cuda.tpl"),

@@ -16,6 +16,7 @@ PACKAGES=(
   libopenblas-dev        # CPU matrix products (cblas)
   zlib1g-dev
   libeigen3-dev          # reference checks and benchmarks only
+  openmpi-bin libopenmpi-dev  # data-parallel training (dist = mpi, mpirun)
   dataset-fashion-mnist  # /usr/share/datasets/fashion-mnist, the example configs' data
 )
 

@@ -16,15 +16,6 @@ load("@local_cuda//:defs.bzl", "CUDA_FOUND", "CUDA_PATH", "NVCC")
 
 CudaArchsInfo = provider(doc = "The GPU architectures to compile for.", fields = ["archs"])
 
-def _bool_flag_impl(ctx):
-    return []
-
-bool_flag = rule(
-    implementation = _bool_flag_impl,
-    build_setting = config.bool(flag = True),
-    doc = "A boolean command-line build setting (skylib's bool_flag, which Debian lacks).",
-)
-
 def _string_list_flag_impl(ctx):
     return [CudaArchsInfo(archs = ctx.build_setting_value)]
 
