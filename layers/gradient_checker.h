@@ -13,8 +13,8 @@
 // fails.
 //
 // Example:
-//   GradientCase c{"fullc_odd", "fullc", {{"nhidden", "5"}},
-//                  {Shape4(3, 1, 1, 7)}};
+//   LayerCase c{"fullc_odd", "fullc", {{"nhidden", "5"}},
+//               {Shape4(3, 1, 1, 7)}};
 //   EXPECT_TRUE(GradientChecker<double>(c, seed).Run());
 #ifndef UMBRA_LAYERS_GRADIENT_CHECKER_H_
 #define UMBRA_LAYERS_GRADIENT_CHECKER_H_
@@ -28,33 +28,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "layers/layer_cases.h"
 #include "layers/standalone_layer.h"
 #include "tensor/tensor.h"
 
 namespace umbra {
 namespace layers {
-
-// One table row: a layer type, its keys and its input shapes.
-struct GradientCase {
-  enum class Labels {
-    kNone,
-    // (batch, 1) class indices in [0, width).
-    kClassIndex,
-    // (batch, width) targets in [0, 1).
-    kTargets,
-  };
-  // Unique, a valid test name suffix: "fullc_no_bias".
-  std::string name;
-  std::string type;
-  ParamKwargs kwargs;
-  std::vector<Shape<4>> inputs;
-  size_t num_outputs = 1;
-  bool in_place = false;
-  Labels labels = Labels::kNone;
-  // Whether the loose float check applies: not for max pooling, whose
-  // float step (1e-2) often crosses a tie between two window elements.
-  bool check_float = true;
-};
 
 // Finite-difference step and tolerances per precision:
 // |analytic - numeric| <= atol + rtol * max(|analytic|, |numeric|).
@@ -72,7 +51,7 @@ struct GradientTolerance<float> {
 template <typename DType>
 class GradientChecker {
  public:
-  GradientChecker(const GradientCase& c, unsigned seed)
+  GradientChecker(const LayerCase& c, unsigned seed)
       : case_(c), seed_(seed), engine_(seed) {
     net_ = std::make_unique<StandaloneLayer<cpu, DType>>(
         c.type, c.kwargs, c.inputs, c.num_outputs, c.in_place, int(seed));
@@ -91,7 +70,7 @@ class GradientChecker {
           grad_scale_ = std::atof(kv.second.c_str());
       }
       const Shape<4>& s = c.inputs[0];
-      if (c.labels == GradientCase::Labels::kClassIndex) {
+      if (c.labels == LayerCase::Labels::kClassIndex) {
         Tensor<cpu, 2, DType> label = net_->AddLabel("label", Shape2(s[0], 1));
         for (index_t i = 0; i < s[0]; ++i) {
           label[i][0] = DType(
@@ -231,7 +210,7 @@ class GradientChecker {
     }
   }
 
-  GradientCase case_;
+  LayerCase case_;
   unsigned seed_;
   std::mt19937 engine_;
   std::unique_ptr<StandaloneLayer<cpu, DType>> net_;

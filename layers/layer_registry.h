@@ -12,8 +12,8 @@
 //   2. layers/gpu: UMBRA_REGISTER_LAYER_DEVICE(gpu, ...) in a .cu file (the
 //      CPU template compiled by nvcc, or a cuDNN class), or the type has no
 //      gpu implementation and `dev = gpu` refuses it.
-//   3. layers/layer_cases.cc: at least one case (the coverage test fails
-//      without one); it is gradient-checked, compared on the gpu and timed.
+//   3. layers/layer_cases.cc: a gradient-check, a gpu and a benchmark case
+//      at least (layers/layer_cases_test.cc fails without them).
 //   4. tools/config_reference.md: regenerate with `bazel run //tools:paramdoc
 //      > tools/config_reference.md` (a test compares them).
 //   5. train/registered_types_test.cc: the list of shipped types.

@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "layers/layer.h"
 #include "layers/standalone_layer.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace layers {
@@ -19,9 +20,8 @@ TYPED_TEST_SUITE(SoftmaxTest, Precisions);
 
 TYPED_TEST(SoftmaxTest, MatchesNaive) {
   using DType = TypeParam;
-  const unsigned seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937 engine(seed);
+  const test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
   for (bool in_place : {false, true}) {
     for (double range : {1.0, 30.0, 1000.0}) {
       const index_t batch = 5, width = 7;

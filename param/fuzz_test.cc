@@ -3,11 +3,10 @@
 // throw anything but ParamError, and every accepted value must print as text
 // that reads back to the same value.
 //
-// The seed comes from std::random_device and is printed on failure; rerun a
-// failure with UMBRA_PARAM_FUZZ_SEED=<seed>.
+// Each test draws its seed from tensor/test_seed.h: printed on failure,
+// replayed with UMBRA_TEST_SEED=<seed>.
 #include <cstdint>
 #include <exception>
-#include <iostream>
 #include <map>
 #include <random>
 #include <string>
@@ -17,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "param/param.h"
 #include "param/test_params.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace param_test {
@@ -97,14 +97,6 @@ std::string RandomText(std::mt19937_64& rng) {
   return text;
 }
 
-std::uint64_t Seed() {
-  const std::uint64_t from_env =
-      GetEnv<std::uint64_t>("UMBRA_PARAM_FUZZ_SEED", 0);
-  if (from_env != 0) return from_env;
-  std::random_device device;
-  return (static_cast<std::uint64_t>(device()) << 32) | device();
-}
-
 // Init `param` from kwargs; true when accepted, false on ParamError. Any
 // other exception fails the test.
 template <typename PType>
@@ -158,18 +150,8 @@ void FuzzFields(const ParamKwargs& base, std::mt19937_64& rng, int rounds) {
 
 class FuzzTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    seed_ = Seed();
-    rng_.seed(seed_);
-  }
-  void TearDown() override {
-    if (HasFailure()) {
-      std::cerr << "fuzz seed: " << seed_
-                << " (rerun with UMBRA_PARAM_FUZZ_SEED=" << seed_ << ")\n";
-    }
-  }
-  std::uint64_t seed_ = 0;
-  std::mt19937_64 rng_;
+  const test::ScopedTestSeed seed_;
+  std::mt19937_64 rng_{seed_.value()};
 };
 
 TEST_F(FuzzTest, EveryFieldTypeOnlyThrowsParamError) {

@@ -80,9 +80,13 @@ TEST(LayerTimingTest, TimesEveryLayer) {
   ASSERT_EQ(timing.layers.size(), 4u);
   EXPECT_EQ(timing.layers[0].name, "fc1");
   EXPECT_EQ(timing.layers[3].type, "softmax");
+  // Each layer takes some time, and at most a whole pass's: each pass sums
+  // its layers' times, so the median pass is at least each layer's median.
   for (const LayerTiming& layer : timing.layers) {
-    EXPECT_GE(layer.forward_ms, 0.0);
-    EXPECT_GE(layer.backward_ms, 0.0);
+    EXPECT_GT(layer.forward_ms, 0.0) << layer.name;
+    EXPECT_GT(layer.backward_ms, 0.0) << layer.name;
+    EXPECT_LE(layer.forward_ms, timing.forward_ms) << layer.name;
+    EXPECT_LE(layer.backward_ms, timing.backward_ms) << layer.name;
   }
   EXPECT_EQ(timing.batch_size, 2);
   EXPECT_TRUE(std::isfinite(built.net->Loss()));

@@ -1,8 +1,9 @@
 // Every layer type on the gpu against the same type on the CPU: for each
-// case of the table, the two layers get the same weights, states, labels,
-// inputs and output gradients (fresh random values each run; the seed is
-// printed on failure), and their outputs, losses, states, input gradients
-// and weight gradients must agree, in training and at test time, with
+// gpu case of the layer table (layers/layer_cases.h), the two layers get the
+// same weights, states, labels, inputs and output gradients (fresh random
+// values each run; the seed is printed on failure and UMBRA_TEST_SEED
+// replays it), and their outputs, losses, states, input gradients and
+// weight gradients must agree, in training and at test time, with
 // Backprop(true) and Backprop(false), in float and double. The weight
 // gradients start from random values, so a layer that writes them instead
 // of adding fails. dropout and rrelu draw different random numbers on the
@@ -17,182 +18,14 @@
 
 #include "gtest/gtest.h"
 #include "layers/layer.h"
-#include "layers/layer_registry.h"
+#include "layers/layer_cases.h"
 #include "layers/standalone_layer.h"
 #include "tensor/tensor.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace layers {
 namespace {
-
-struct GpuCase {
-  // Unique, a valid test name suffix.
-  std::string name;
-  std::string type;
-  ParamKwargs kwargs;
-  std::vector<Shape<4>> inputs;
-  size_t num_outputs = 1;
-  bool in_place = false;
-  // Inputs drawn from {-1, -0.5, 0, 0.5, 1}: ties for max pooling.
-  bool ties = false;
-  // Forward(true) draws random numbers (dropout, rrelu): compare test time
-  // only.
-  bool random_training = false;
-};
-
-std::ostream& operator<<(std::ostream& os, const GpuCase& c) {
-  return os << c.name;
-}
-
-std::vector<GpuCase> Cases() {
-  const Shape<4> image = Shape4(3, 4, 5, 6);
-  const Shape<4> matrix = Shape4(5, 1, 1, 7);
-  std::vector<GpuCase> cases = {
-      // conv: stride, padding, dilation, groups, no_bias, odd sizes.
-      {"conv_3x3",
-       "conv",
-       {{"nchannel", "4"}, {"kernel_size", "3"}},
-       {Shape4(2, 3, 7, 6)}},
-      {"conv_5x5_pad2",
-       "conv",
-       {{"nchannel", "3"}, {"kernel_size", "5"}, {"pad", "2"}},
-       {Shape4(3, 1, 9, 8)}},
-      {"conv_stride2_groups2_no_bias",
-       "conv",
-       {{"nchannel", "4"},
-        {"kernel_height", "3"},
-        {"kernel_width", "2"},
-        {"stride", "2"},
-        {"pad_y", "1"},
-        {"ngroup", "2"},
-        {"no_bias", "true"}},
-       {Shape4(2, 6, 7, 5)}},
-      {"conv_dilate2",
-       "conv",
-       {{"nchannel", "2"}, {"kernel_size", "3"}, {"pad", "2"}, {"dilate", "2"}},
-       {Shape4(1, 2, 6, 7)}},
-      {"conv_1x1_stride3_groups3",
-       "conv",
-       {{"nchannel", "6"},
-        {"kernel_size", "1"},
-        {"stride", "3"},
-        {"pad_x", "1"},
-        {"ngroup", "3"}},
-       {Shape4(2, 3, 4, 4)}},
-      {"conv_lenet",
-       "conv",
-       {{"nchannel", "32"}, {"kernel_size", "5"}, {"pad", "2"}},
-       {Shape4(4, 1, 28, 28)}},
-      // Activations, in place and not, images and matrices.
-      {"relu", "relu", {}, {image}},
-      {"relu_in_place", "relu", {}, {matrix}, 1, true},
-      {"sigmoid", "sigmoid", {}, {image}},
-      {"sigmoid_in_place", "sigmoid", {}, {image}, 1, true},
-      {"tanh", "tanh", {}, {matrix}},
-      {"tanh_in_place", "tanh", {}, {image}, 1, true},
-      {"softplus", "softplus", {}, {image}},
-      {"softplus_in_place", "softplus", {}, {matrix}, 1, true},
-      {"xelu", "xelu", {{"b", "3"}}, {image}},
-      {"xelu_in_place", "xelu", {}, {matrix}, 1, true},
-      {"prelu", "prelu", {}, {image}},
-      {"prelu_matrix", "prelu", {{"init_slope", "0.1"}}, {matrix}},
-      {"rrelu_fixed", "rrelu", {{"lb", "3"}, {"ub", "3"}}, {image}},
-      {"rrelu_in_place", "rrelu", {}, {matrix}, 1, true, false, true},
-      // lrn: on cuDNN, and outside its bounds on the expression engine.
-      {"lrn_5", "lrn", {{"local_size", "5"}}, {Shape4(2, 7, 3, 4)}},
-      {"lrn_3_constants",
-       "lrn",
-       {{"local_size", "3"}, {"alpha", "0.1"}, {"beta", "0.5"}, {"knorm", "2"}},
-       {Shape4(2, 5, 3, 3)}},
-      {"lrn_17_expression",
-       "lrn",
-       {{"local_size", "17"}, {"alpha", "0.5"}},
-       {Shape4(1, 20, 2, 3)}},
-      {"lrn_small_beta_expression",
-       "lrn",
-       {{"local_size", "3"}, {"beta", "0.005"}},
-       {Shape4(2, 4, 2, 2)}},
-      // batch_norm: images and matrices, in place and not.
-      {"batch_norm", "batch_norm", {}, {image}},
-      {"batch_norm_in_place",
-       "batch_norm",
-       {{"eps", "0.001"}, {"bn_momentum", "0.5"}},
-       {image},
-       1,
-       true},
-      {"batch_norm_matrix", "batch_norm", {{"init_slope", "0.5"}}, {matrix}},
-      // Losses, in place and not.
-      {"softmax", "softmax", {}, {Shape4(6, 1, 1, 10)}},
-      {"softmax_in_place_scaled",
-       "softmax",
-       {{"grad_scale", "0.5"}, {"batch_size", "16"}},
-       {Shape4(5, 1, 1, 3)},
-       1,
-       true},
-      {"l2_loss", "l2_loss", {}, {matrix}},
-      {"l2_loss_in_place", "l2_loss", {{"grad_scale", "2"}}, {matrix}, 1, true},
-      {"lp_loss_3", "lp_loss", {{"p", "3"}}, {matrix}},
-      {"lp_loss_1_5", "lp_loss", {{"p", "1.5"}}, {matrix}, 1, true},
-      {"multi_logistic", "multi_logistic", {}, {matrix}},
-      {"multi_logistic_in_place", "multi_logistic", {}, {matrix}, 1, true},
-      // The other layers.
-      {"fullc", "fullc", {{"nhidden", "5"}}, {Shape4(3, 1, 1, 7)}},
-      {"fullc_no_bias",
-       "fullc",
-       {{"nhidden", "9"}, {"no_bias", "true"}},
-       {Shape4(4, 1, 1, 13)}},
-      {"flatten", "flatten", {}, {image}},
-      {"concat", "concat", {}, {Shape4(2, 1, 1, 3), Shape4(2, 1, 1, 5)}},
-      {"ch_concat",
-       "ch_concat",
-       {},
-       {Shape4(2, 2, 3, 4), Shape4(2, 3, 3, 4), Shape4(2, 1, 3, 4)}},
-      {"split", "split", {}, {image}, 3},
-      {"bias", "bias", {}, {image}},
-      {"bias_matrix_in_place", "bias", {}, {matrix}, 1, true},
-      {"dropout_none", "dropout", {{"threshold", "0"}}, {image}},
-      {"dropout_in_place", "dropout", {}, {matrix}, 1, true, false, true},
-  };
-  // Pooling: where cuDNN's floor size is cxxnet's ceil size (cuDNN) and
-  // where it is not (expression engine), with padding, odd sizes and ties.
-  struct Window {
-    const char* name;
-    ParamKwargs kwargs;
-    Shape<4> input;
-    bool ties = false;
-  };
-  const std::vector<Window> windows = {
-      {"2x2", {{"kernel_size", "2"}, {"stride", "2"}}, Shape4(2, 3, 8, 8)},
-      {"2x2_ties",
-       {{"kernel_size", "2"}, {"stride", "2"}},
-       Shape4(2, 3, 6, 4),
-       true},
-      {"3x3_stride2",
-       {{"kernel_size", "3"}, {"stride", "2"}},
-       Shape4(2, 3, 9, 9)},
-      {"3x3_stride2_ceil",
-       {{"kernel_size", "3"}, {"stride", "2"}},
-       Shape4(2, 3, 8, 8)},
-      {"3x3_pad1_ties",
-       {{"kernel_size", "3"}, {"pad", "1"}},
-       Shape4(2, 2, 5, 7),
-       true},
-      {"2x2_stride2_pad1",
-       {{"kernel_size", "2"}, {"stride", "2"}, {"pad", "1"}},
-       Shape4(1, 2, 5, 5)},
-      {"3x2_stride3_ceil",
-       {{"kernel_height", "3"}, {"kernel_width", "2"}, {"stride", "3"}},
-       Shape4(2, 2, 7, 8)},
-  };
-  for (const char* type : {"max_pooling", "avg_pooling", "sum_pooling"}) {
-    for (const Window& w : windows) {
-      GpuCase c{std::string(type) + "_" + w.name, type, w.kwargs, {w.input}};
-      c.ties = w.ties;
-      cases.push_back(c);
-    }
-  }
-  return cases;
-}
 
 // |gpu - cpu| <= kTolerance * (1 + the largest |cpu| of the tensor).
 template <typename DType>
@@ -257,7 +90,7 @@ template <typename DType>
 template <typename DType>
 class Pair {
  public:
-  Pair(const GpuCase& c, unsigned seed)
+  Pair(const LayerCase& c, unsigned seed)
       : case_(c),
         engine_(seed),
         cpu_(c.type, c.kwargs, c.inputs, c.num_outputs, c.in_place),
@@ -359,10 +192,10 @@ class Pair {
     }
     Copy(device, host);
   }
-  // softmax: a class index per row; the others: targets in [0, 1).
+  // A class index per row, or targets in [0, 1), as the case says.
   void AddLabels() {
     const Shape<4>& s = case_.inputs[0];
-    const bool index = case_.type == "softmax";
+    const bool index = case_.labels == LayerCase::Labels::kClassIndex;
     const Shape<2> shape = Shape2(s[0], index ? 1 : s[3]);
     Tensor<cpu, 2, DType> cpu_label = cpu_.AddLabel("label", shape);
     Tensor<gpu, 2, DType> gpu_label = gpu_.AddLabel("label", shape);
@@ -376,13 +209,13 @@ class Pair {
     Copy(gpu_label, cpu_label);
   }
 
-  GpuCase case_;
+  LayerCase case_;
   std::mt19937 engine_;
   StandaloneLayer<cpu, DType> cpu_;
   StandaloneLayer<gpu, DType> gpu_;
 };
 
-class GpuLayerTest : public ::testing::TestWithParam<GpuCase> {
+class GpuLayerTest : public ::testing::TestWithParam<LayerCase> {
  protected:
   void SetUp() override {
     ASSERT_GT(GpuDeviceCount(), 0)
@@ -391,9 +224,8 @@ class GpuLayerTest : public ::testing::TestWithParam<GpuCase> {
 
   template <typename DType>
   void Check() {
-    const unsigned seed = std::random_device()();
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    Pair<DType> pair(GetParam(), seed);
+    const test::ScopedTestSeed seed;
+    Pair<DType> pair(GetParam(), seed.value());
     pair.RandomWeightGradients();
     if (!GetParam().random_training) pair.Run(true);
     pair.Run(false);
@@ -403,20 +235,9 @@ class GpuLayerTest : public ::testing::TestWithParam<GpuCase> {
 TEST_P(GpuLayerTest, FloatMatchesCpu) { Check<float>(); }
 TEST_P(GpuLayerTest, DoubleMatchesCpu) { Check<double>(); }
 
-INSTANTIATE_TEST_SUITE_P(Layers, GpuLayerTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<GpuCase>& info) {
-                           return info.param.name;
-                         });
-
-// Every layer type has a case above.
-TEST(GpuLayerCasesTest, CoverEveryType) {
-  std::vector<std::string> covered;
-  for (const GpuCase& c : Cases()) covered.push_back(c.type);
-  for (const std::string& type : LayerRegistry::List()) {
-    EXPECT_NE(std::find(covered.begin(), covered.end(), type), covered.end())
-        << type;
-  }
-}
+INSTANTIATE_TEST_SUITE_P(Layers, GpuLayerTest,
+                         ::testing::ValuesIn(LayerCases(LayerCase::kGpu)),
+                         ::testing::PrintToStringParamName());
 
 // An element of a dropout or rrelu output while training: its input and
 // r = out / in.
@@ -431,7 +252,8 @@ std::vector<Scaled> TrainingScales(const std::string& type,
                                    const ParamKwargs& kwargs) {
   const Shape<4> shape = Shape4(16, 1, 1, 500);
   StandaloneLayer<gpu, float> net(type, kwargs, {shape});
-  std::mt19937 engine(std::random_device{}());
+  const test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
   std::uniform_real_distribution<float> dist(-1, 1);
   TensorContainer<cpu, 4, float> in(shape, false), grad(shape, false);
   for (index_t i = 0; i < shape.Size(); ++i) {

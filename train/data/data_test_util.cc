@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -27,11 +26,6 @@ void AppendBigEndian32(std::string* out, std::uint32_t value) {
 }
 
 }  // namespace
-
-TestRng::TestRng()
-    : seed_(std::random_device{}()),
-      engine_(seed_),
-      trace_(__FILE__, __LINE__, "random seed " + std::to_string(seed_)) {}
 
 std::vector<unsigned char> TestRng::Bytes(std::size_t count) {
   std::vector<unsigned char> bytes(count);

@@ -2,7 +2,7 @@
 // failure, temporary files, IDX/CSV file contents, and reading whole passes.
 //
 // Example:
-//   TestRng rng;                       // SCOPED_TRACE("random seed N")
+//   TestRng rng;                       // failures print "random seed N ..."
 //   const std::string dir = NewTempDir();
 //   MnistFiles files = WriteRandomMnist(dir, 10, 4, 5, /*gzip=*/true, &rng);
 //   std::vector<DataBatch> pass = ReadPass(iterator.get());
@@ -17,18 +17,19 @@
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
+#include "tensor/test_seed.h"
 #include "train/data/data_batch.h"
 
 namespace umbra {
 namespace train {
 namespace data_test {
 
-// A generator seeded from std::random_device; the seed is attached to every
-// failure of the test that constructs it.
+// A generator seeded with a ScopedTestSeed (tensor/test_seed.h): the seed
+// is attached to every failure of the test that constructs it.
 class TestRng {
  public:
-  TestRng();
-  unsigned seed() const { return seed_; }
+  TestRng() : engine_(seed_.value()) {}
+  unsigned seed() const { return seed_.value(); }
   int Int(int lo, int hi) {
     return std::uniform_int_distribution<int>(lo, hi)(engine_);
   }
@@ -38,9 +39,8 @@ class TestRng {
   std::vector<unsigned char> Bytes(std::size_t count);
 
  private:
-  unsigned seed_;
+  test::ScopedTestSeed seed_;
   std::mt19937 engine_;
-  ::testing::ScopedTrace trace_;
 };
 
 // A new empty directory under the test's temporary directory.

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "layers/layer.h"
 #include "tensor/tensor.h"
+#include "tensor/test_seed.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_registry.h"
 
@@ -46,9 +47,8 @@ class UpdaterGpuTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(UpdaterGpuTest, StepsAsOnTheCpu) {
   InitTensorEngine<gpu>(0);
-  const unsigned seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937 rng(seed);
+  const test::ScopedTestSeed seed;
+  std::mt19937 rng(seed.value());
   std::normal_distribution<float> normal(0.0f, 1.0f);
   const index_t size = 1000 + rng() % 3000;
   const ParamKwargs kwargs = {
