@@ -38,6 +38,7 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
   float eps;
   float bn_momentum;
   float init_slope;
+  bool sync_bn;
   UMBRA_DECLARE_PARAMETER(BatchNormParam) {
     UMBRA_DECLARE_FIELD(eps)
         .set_default(1e-5f)
@@ -50,6 +51,10 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
     UMBRA_DECLARE_FIELD(init_slope)
         .set_default(1.0f)
         .describe("Initial value of gamma.");
+    UMBRA_DECLARE_FIELD(sync_bn).set_default(false).describe(
+        "With dist = mpi: normalise with the mean and variance of the global "
+        "batch (summed over the ranks, forward and backward), as one process "
+        "would; 0: each rank uses its own rows' (cpu only).");
   }
 };
 
@@ -80,10 +85,20 @@ class BatchNormLayer : public Layer<xpu, DType> {
     const DType eps = DType(param_.eps);
     trained_ = is_train;
     if (is_train) {
-      const DType scale = DType(1) / DType(shape[0] * shape[2]);
-      mean_ = sumall_except_dim<1>(in) * scale;
-      xhat_ = in - broadcast<1>(mean_, shape);
-      var_ = sumall_except_dim<1>(F<::umbra::op::square>(xhat_)) * scale;
+      const DType scale = DType(1) / DType(StatisticsCount(shape));
+      if (Synced()) {
+        mean_ = sumall_except_dim<1>(in);
+        this->context().rank_sum->SumInPlace(mean_);
+        mean_ *= scale;
+        xhat_ = in - broadcast<1>(mean_, shape);
+        var_ = sumall_except_dim<1>(F<::umbra::op::square>(xhat_));
+        this->context().rank_sum->SumInPlace(var_);
+        var_ *= scale;
+      } else {
+        mean_ = sumall_except_dim<1>(in) * scale;
+        xhat_ = in - broadcast<1>(mean_, shape);
+        var_ = sumall_except_dim<1>(F<::umbra::op::square>(xhat_)) * scale;
+      }
       inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
       xhat_ = xhat_ * broadcast<1>(inv_std_, shape);
       const DType keep = DType(param_.bn_momentum);
@@ -112,8 +127,14 @@ class BatchNormLayer : public Layer<xpu, DType> {
     Tensor<xpu, 3, DType> in_grad = ChannelView(this->in(0).grad);
     gain_ = gamma * inv_std_;
     if (trained_) {
-      // dx = gamma / std * (g - mean(g) - xhat * mean(g * xhat)).
-      const DType scale = DType(1) / DType(shape[0] * shape[2]);
+      // dx = gamma / std * (g - mean(g) - xhat * mean(g * xhat)), the means
+      // over the rows the statistics came from (the gradients of gamma and
+      // beta above keep this rank's sums: the trainer sums them).
+      if (Synced()) {
+        this->context().rank_sum->SumInPlace(sum_grad_);
+        this->context().rank_sum->SumInPlace(sum_grad_xhat_);
+      }
+      const DType scale = DType(1) / DType(StatisticsCount(shape));
       sum_grad_ = sum_grad_ * scalar(scale);
       sum_grad_xhat_ = sum_grad_xhat_ * scalar(scale);
       in_grad = broadcast<1>(gain_, shape) *
@@ -142,6 +163,18 @@ class BatchNormLayer : public Layer<xpu, DType> {
     moving_var_ = this->DeclareState("moving_var", TShape{channels}, DType(1));
     return in_shapes;
   }
+  // Whether the statistics come from every rank's rows (sync_bn on a
+  // split batch).
+  bool Synced() const {
+    return param_.sync_bn && this->context().rank_sum != nullptr;
+  }
+  // The elements per channel the batch statistics are over: this rank's,
+  // or the global batch's when Synced().
+  index_t StatisticsCount(const Shape<3>& shape) const {
+    return (Synced() ? this->context().split.Global(shape[0]) : shape[0]) *
+           shape[2];
+  }
+
   void OnSetup() override {
     const Shape<4>& s = this->in_shapes()[0];
     const index_t channels = NumChannels(s);

@@ -46,7 +46,7 @@ class DropoutLayer : public Layer<xpu, DType> {
     masked_ = is_train && param_.threshold > 0.0f;
     if (masked_) {
       const DType keep = DType(1.0f - param_.threshold);
-      this->context().rnd->SampleUniform(&mask_);
+      SampleUniformRows(this->context().rnd, this->context().split, &mask_);
       mask_ = F<::umbra::op::threshold>(mask_, scalar<DType>(keep)) *
               scalar<DType>(DType(1) / keep);
       this->out(0).data = this->in(0).data * mask_;

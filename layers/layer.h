@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include "layers/batch_split.h"
 #include "layers/layer_error.h"
 #include "layers/layer_type_info.h"
 #include "layers/weight_init.h"
@@ -78,12 +79,15 @@ struct LabelInfo {
 
 // What a layer may use besides its nodes. Pointers are not owned and must
 // outlive the layer's use of them; labels may be null when there are none
-// (prediction).
+// (prediction); rank_sum is null unless the batch is split over ranks.
 template <typename xpu, typename DType>
 struct LayerContext {
   Random<xpu, DType>* rnd = nullptr;
   const LabelInfo<xpu, DType>* labels = nullptr;
   Stream<xpu>* stream = nullptr;
+  // Where this rank's rows lie when a batch is split (batch_split.h).
+  BatchSplit split;
+  RankSum<xpu, DType>* rank_sum = nullptr;
 };
 
 // A weight of a layer as updaters and checkpoints see it: a stable name,

@@ -119,8 +119,8 @@ class RReluLayer : public Layer<xpu, DType> {
   void Forward(bool is_train) override {
     trained_ = is_train;
     if (is_train) {
-      this->context().rnd->SampleUniform(&divisor_, DType(param_.lb),
-                                         DType(param_.ub));
+      SampleUniformRows(this->context().rnd, this->context().split, &divisor_,
+                        DType(param_.lb), DType(param_.ub));
       this->out(0).data = F<op::xelu>(this->in(0).data, divisor_);
     } else {
       this->out(0).data = F<op::xelu>(this->in(0).data, scalar<DType>(Mean()));

@@ -60,6 +60,12 @@ class Random<cpu, DType> {
   inline void SampleBernoulli(Tensor<cpu, dim, DType>* dst, DType p) {
     Each(dst, [&] { return NextUnit() < double(p) ? DType(1) : DType(0); });
   }
+  // Moves past the draws of `count` elements of SampleUniform or
+  // SampleBernoulli: what those calls would draw next is what follows. (A
+  // data-parallel rank skips the draws of the other ranks' rows.)
+  inline void SkipUniform(uint64_t count) {
+    engine_.discard(count * kDrawsPerUnit);
+  }
 
   // Fresh samples of the given shape, usable inside expressions.
   template <int dim>
@@ -94,6 +100,9 @@ class Random<cpu, DType> {
       for (index_t x = 0; x < t.size(1); ++x) row[x] = fn();
     }
   }
+  // Engine draws per NextUnit().
+  static constexpr uint64_t kDrawsPerUnit =
+      std::is_same<DType, float>::value ? 1 : 2;
   // Uniform in [0, 1) with 24 (float) or 53 (double) random bits.
   inline double NextUnit() {
     if (std::is_same<DType, float>::value) {

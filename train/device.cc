@@ -2,7 +2,9 @@
 
 #include <xmmintrin.h>
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -39,7 +41,16 @@ bool BuiltWithCuda() {
 #endif
 }
 
-void SetUpDevice(const DeviceChoice& device, int nthread) {
+void SetUpDevice(DeviceChoice device, int nthread, LocalRanks local) {
+  if (device.kind == DeviceChoice::kGpu && local.size > 1) {
+    if (device.ordinal != 0) {
+      throw DeviceError(absl::StrCat(
+          "dev = gpu:", device.ordinal, " with ", local.size,
+          " ranks on this machine: every rank would use GPU ",
+          device.ordinal, "; write dev = gpu (local rank r uses GPU r)"));
+    }
+    device.ordinal = local.rank;
+  }
   if (device.kind == DeviceChoice::kGpu) {
 #ifdef UMBRA_USE_CUDA
     try {
@@ -56,6 +67,10 @@ void SetUpDevice(const DeviceChoice& device, int nthread) {
 #endif
   }
   // The host threads also serve a gpu run (data, metrics).
+  if (nthread == 0 && local.size > 1) {
+    nthread = std::max(
+        1, static_cast<int>(std::thread::hardware_concurrency()) / local.size);
+  }
   SetNumThreads(nthread);
   // Flush denormal results and inputs to zero (FTZ and DAZ): optimiser
   // state such as Adam's second moment decays into denormals, which the

@@ -10,6 +10,11 @@
 namespace umbra {
 namespace train {
 
+std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+    cpu*, dist::Communicator& ranks) {
+  return ranks.NewAverager();
+}
+
 template class ModelOn<cpu>;
 
 [[maybe_unused]] static const bool kCpuModelRegistered =
@@ -33,7 +38,7 @@ std::map<std::string, Tensor<cpu, 2, float>> HostLabelFields(
 
 std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                                    const std::vector<Shape<4>>& input_shapes,
-                                   bool training) {
+                                   bool training, dist::Communicator& ranks) {
   const DeviceChoice device = ParseDevice(checked.param.dev);
   const ModelTypeInfo* model = ModelRegistry::Find(device.name());
   if (model == nullptr) {
@@ -43,7 +48,7 @@ std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                           "needs //train:trainer_gpu, which the //train "
                           "binary links under --config=cuda)");
   }
-  return model->make(checked, input_shapes, training);
+  return model->make(checked, input_shapes, training, ranks);
 }
 
 }  // namespace train

@@ -13,8 +13,9 @@
 //
 // Example:
 //
+//   dist::SingleProcess ranks;
 //   std::unique_ptr<Model> model =
-//       CreateModel(checked, input_shapes, /*training=*/true);
+//       CreateModel(checked, input_shapes, /*training=*/true, ranks);
 //   model->InitWeights(seed);
 //   model->Feed(batch, /*with_labels=*/true);
 //   model->Forward(/*is_train=*/true);
@@ -33,6 +34,7 @@
 #include "param/type_registry.h"
 #include "tensor/tensor.h"
 #include "train/data/data_batch.h"
+#include "train/dist/communicator.h"
 #include "train/device.h"
 #include "train/net/checkpoint.h"
 #include "train/net_setup.h"
@@ -62,8 +64,13 @@ class Model {
   virtual void Forward(bool is_train) = 0;
   // The sum of the loss layers' losses of the last Forward with labels.
   virtual double Loss() = 0;
-  // Backward through the net; the weight gradients accumulate.
+  // Backward through the net; the weight gradients accumulate. With
+  // several ranks, a model made for training then holds the gradients
+  // averaged over them.
   virtual void Backprop() = 0;
+  // Seconds Backprop spent waiting for the ranks' gradients since the last
+  // call (0 for one rank).
+  virtual double TakeCommWaitSeconds() = 0;
   // BasicNetwork::TraceNonFinite.
   virtual std::string TraceNonFinite(bool is_train) = 0;
   // The first `rows` rows of node `node` (an index of the net's config,
@@ -100,11 +107,13 @@ std::map<std::string, Tensor<cpu, 2, float>> HostLabelFields(
 
 // The model of a checked config on the device its `dev` names (set up by
 // CheckConfig), for batches of `input_shapes`, with an updater when
-// `training`. Throws ConfigError, at `dev` when this binary has no model
-// for the device.
+// `training`. With several `ranks` the batches are a rank's share of each
+// global batch (train/dist): the layers know their rows, and a training
+// model averages its gradients over the ranks. Throws ConfigError, at
+// `dev` when this binary has no model for the device.
 std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                                    const std::vector<Shape<4>>& input_shapes,
-                                   bool training);
+                                   bool training, dist::Communicator& ranks);
 
 // How the models of a device are made, registered under the device's name
 // ("cpu", "gpu"): model.cc registers the cpu's, //train:trainer_gpu the
@@ -120,7 +129,8 @@ struct ModelTypeInfo {
   // ModelOn<xpu>::Make.
   std::unique_ptr<Model> (*make)(const CheckedConfig& checked,
                                  const std::vector<Shape<4>>& input_shapes,
-                                 bool training) = nullptr;
+                                 bool training,
+                                 dist::Communicator& ranks) = nullptr;
 
   std::string Problem() const {
     return make == nullptr ? "has no make function" : "";

@@ -4,12 +4,18 @@
 // the net on the gpu only fills, copies and adds tensors, and runs the
 // layers (//layers/gpu) and updaters (//train/optim:updaters_gpu) that nvcc
 // compiled.
+#include "train/dist/nccl_averager.h"
 #include "train/model_impl.h"
 #include "train/net/net_checkpoint_impl.h"
 #include "train/net/network_impl.h"
 
 namespace umbra {
 namespace train {
+
+std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+    gpu*, dist::Communicator& ranks) {
+  return dist::NewNcclAverager(ranks);
+}
 
 template class BasicNetwork<gpu>;
 UMBRA_TRAIN_NET_CHECKPOINT_INSTANCES(gpu);

@@ -13,6 +13,8 @@
 
 #include "layers/layer.h"
 #include "tensor/tensor.h"
+#include "train/dist/gradient_reducer.h"
+#include "train/dist/rank_sum.h"
 #include "train/model.h"
 #include "train/net/net_checkpoint.h"
 #include "train/net/network.h"
@@ -21,19 +23,37 @@
 namespace umbra {
 namespace train {
 
+// The averager of gradient buckets in the device's memory: MPI's on the
+// cpu (model.cc), NCCL's on the gpu (model_gpu.cc).
+std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+    cpu*, dist::Communicator& ranks);
+std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+    gpu*, dist::Communicator& ranks);
+
 template <typename xpu>
 class ModelOn : public Model {
  public:
   ModelOn(const CheckedConfig& checked,
-          const std::vector<Shape<4>>& input_shapes, bool training)
-      : built_(BuildNet<xpu>(checked, input_shapes, training)),
-        label_fields_(checked.param.label_fields) {}
+          const std::vector<Shape<4>>& input_shapes, bool training,
+          dist::Communicator& ranks)
+      : rank_sum_(ranks),
+        built_(BuildNet<xpu>(checked, input_shapes, training,
+                             Split(ranks, input_shapes[0][0]))),
+        label_fields_(checked.param.label_fields) {
+    if (!training || ranks.size() == 1) return;
+    averager_ = NewGradientAverager(static_cast<xpu*>(nullptr), ranks);
+    reducer_ = std::make_unique<dist::GradientReducer<xpu>>(
+        net().WeightsByLayer(), averager_.get(),
+        static_cast<size_t>(checked.param.dist_bucket_mb * (1 << 20)),
+        checked.param.dist_overlap);
+  }
 
-  // A ModelFactory.
+  // ModelTypeInfo::make.
   static std::unique_ptr<Model> Make(const CheckedConfig& checked,
                                      const std::vector<Shape<4>>& input_shapes,
-                                     bool training) {
-    return std::make_unique<ModelOn<xpu>>(checked, input_shapes, training);
+                                     bool training, dist::Communicator& ranks) {
+    return std::make_unique<ModelOn<xpu>>(checked, input_shapes, training,
+                                          ranks);
   }
 
   std::string Summary() override { return net().Summary(); }
@@ -61,7 +81,14 @@ class ModelOn : public Model {
   }
   void Forward(bool is_train) override { net().Forward(is_train); }
   double Loss() override { return net().Loss(); }
-  void Backprop() override { net().Backprop(); }
+  void Backprop() override {
+    if (!reducer_) return net().Backprop();
+    net().Backprop([&](size_t layer) { reducer_->LayerDone(layer); });
+    reducer_->Finish();
+  }
+  double TakeCommWaitSeconds() override {
+    return reducer_ ? reducer_->TakeWaitSeconds() : 0.0;
+  }
   std::string TraceNonFinite(bool is_train) override {
     return net().TraceNonFinite(is_train);
   }
@@ -108,7 +135,21 @@ class ModelOn : public Model {
  private:
   BasicNetwork<xpu>& net() { return *built_.net; }
 
+  // A rank's rows of each global batch of local_rows * ranks.size() rows;
+  // nothing when there is one rank.
+  NetSplit<xpu> Split(const dist::Communicator& ranks, index_t local_rows) {
+    if (ranks.size() == 1) return {};
+    return {{local_rows * ranks.rank(), local_rows * ranks.size()},
+            &rank_sum_};
+  }
+
+  dist::CommunicatorRankSum<xpu> rank_sum_;
   BuiltNet<xpu> built_;
+  // With several ranks and training: how the gradients are averaged (the
+  // averager goes first: it waits for what it started on the reducer's
+  // buffers).
+  std::unique_ptr<dist::GradientReducer<xpu>> reducer_;
+  std::unique_ptr<dist::AsyncAverager> averager_;
   std::vector<LabelField> label_fields_;
   // gpu: the device copies of the label fields, by name.
   std::map<std::string, TensorContainer<xpu, 2, float>> device_labels_;

@@ -37,14 +37,14 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
 
 }  // namespace
 
-CheckedConfig CheckConfig(TrainConfig config) {
+CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
   CheckedConfig checked;
   checked.config = std::move(config);
   checked.schema = MakeTrainerSchema();
   ValidateTrainConfig(checked.config, checked.schema);
   checked.param = ReadTrainerParam(checked.config);
   try {
-    SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread);
+    SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread, local);
   } catch (const DeviceError& e) {
     throw GlobalError(checked.config, "dev", e.what());
   } catch (const std::system_error& e) {

@@ -28,6 +28,7 @@
 
 #include "tensor/tensor.h"
 #include "train/config/config.h"
+#include "train/device.h"
 #include "train/net/network.h"
 #include "train/optim/optim_error.h"
 #include "train/optim/updater.h"
@@ -46,8 +47,9 @@ struct CheckedConfig {
 
 // Checks every key of `config` against the shipped trainer's schema
 // (layers, iterators, updaters, the trainer's keys), reads the trainer's
-// settings and sets up the device (dev, nthread).
-CheckedConfig CheckConfig(TrainConfig config);
+// settings and sets up the device (dev, nthread) for a process that is
+// `local`'s rank among the data-parallel ranks on its machine.
+CheckedConfig CheckConfig(TrainConfig config, LocalRanks local = {});
 
 // Whether `param`'s task trains (train or finetune).
 bool IsTraining(const TrainerParam& param);
@@ -68,9 +70,10 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
                               std::optional<index_t> label_width);
 
 // The net of a checked config on device xpu for batches of `input_shapes`
-// (in, in_1, ...; see BasicNetwork), with its weights uninitialised, and
-// when `with_updater` the updater holding its weights (the net must then
-// have a loss layer).
+// (in, in_1, ...; see BasicNetwork; `split` when they are a rank's share of
+// a data-parallel batch), with its weights uninitialised, and when
+// `with_updater` the updater holding its weights (the net must then have a
+// loss layer).
 template <typename xpu>
 struct BuiltNet {
   std::unique_ptr<BasicNetwork<xpu>> net;
@@ -79,7 +82,7 @@ struct BuiltNet {
 template <typename xpu>
 BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
                        const std::vector<Shape<4>>& input_shapes,
-                       bool with_updater);
+                       bool with_updater, const NetSplit<xpu>& split = {});
 
 // The input shapes the config sets without data: batch_size, input_shape
 // and extra_data_shape[I]; a ConfigError that says how to set the missing
@@ -122,10 +125,11 @@ ConfigError UpdaterConfigError(const TrainConfig& config,
 template <typename xpu>
 BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
                        const std::vector<Shape<4>>& input_shapes,
-                       bool with_updater) {
+                       bool with_updater, const NetSplit<xpu>& split) {
   BuiltNet<xpu> built;
-  built.net = std::make_unique<BasicNetwork<xpu>>(checked.config,
-                                                  checked.schema, input_shapes);
+  built.net = std::make_unique<BasicNetwork<xpu>>(
+      checked.config, checked.schema, input_shapes,
+      BasicNetwork<xpu>::kDeviceMemory, split);
   if (!with_updater) return built;
   if (!built.net->has_loss()) internal::ThrowNoLossLayer(checked.config);
   const ParamKwargs kwargs = internal::UpdaterKwargs(checked);

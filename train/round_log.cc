@@ -21,6 +21,10 @@ std::string FormatRoundLine(const RoundFigures& figures) {
   std::string line =
       absl::StrFormat("[%d]\telapsed:%.1f\timages/s:%.0f", figures.round,
                       figures.elapsed_seconds, figures.images_per_second);
+  if (figures.ranks > 1) {
+    absl::StrAppendFormat(&line, "\tranks:%d\tcomm_wait:%.3f", figures.ranks,
+                          figures.comm_wait_share);
+  }
   for (const auto& metric : figures.metrics) {
     absl::StrAppend(&line, "\t", metric.first, ":",
                     absl::StrFormat("%g", metric.second));
@@ -87,8 +91,8 @@ int DropMetricsAfter(const std::string& path, int round) {
   return dropped;
 }
 
-ProgressBar::ProgressBar(int round, long total)
-    : enabled_(isatty(STDERR_FILENO) == 1),
+ProgressBar::ProgressBar(int round, long total, bool shown)
+    : enabled_(shown && isatty(STDERR_FILENO) == 1),
       round_(round),
       total_(total),
       last_(std::chrono::steady_clock::now()) {}

@@ -29,8 +29,13 @@ struct RoundFigures {
   int round = 0;
   // Seconds since the run started.
   double elapsed_seconds = 0.0;
-  // Training instances per second in this round's training pass.
+  // Training instances per second in this round's training pass (over
+  // every rank).
   double images_per_second = 0.0;
+  // The processes of a data-parallel run, and the share of the training
+  // pass they spent waiting for each other's gradients (their mean).
+  int ranks = 1;
+  double comm_wait_share = 0.0;
   // ("train-error", 0.1021), ... in print order.
   std::vector<std::pair<std::string, double>> metrics;
 };
@@ -38,6 +43,7 @@ struct RoundFigures {
 // "[3]\telapsed:12.5\timages/s:4821\ttrain-error:0.1021\t...": every field
 // NAME:NUMBER (elapsed in seconds), so scripts that read cxxnet's logs can
 // parse it; metric values with six significant digits, as cxxnet printed.
+// With several ranks, "ranks:N\tcomm_wait:0.042" follow images/s.
 std::string FormatRoundLine(const RoundFigures& figures);
 
 // Appends one row to the CSV file at `path`, first writing the header
@@ -56,8 +62,9 @@ int DropMetricsAfter(const std::string& path, int round);
 // most a few times a second.
 class ProgressBar {
  public:
-  // `total` batches expected; 0 when not known (a count is shown).
-  ProgressBar(int round, long total);
+  // `total` batches expected; 0 when not known (a count is shown). Never
+  // drawn unless `shown` (the ranks of a data-parallel run but rank 0).
+  ProgressBar(int round, long total, bool shown = true);
   ~ProgressBar() { Finish(); }
   // `done` batches of `total` are finished.
   void Update(long done);

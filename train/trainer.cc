@@ -41,20 +41,22 @@ std::string ShapesText(const std::vector<Shape<4>>& shapes) {
   return text;
 }
 
-// The net's input shapes (in, in_1, ..., in_N): the data's, checked against
-// batch_size, input_shape, extra_data_num and extra_data_shape[I] when the
-// config sets them.
+// The net's input shapes (in, in_1, ..., in_N): the data's (one rank's
+// share of each batch split over `ranks`), checked against batch_size,
+// input_shape, extra_data_num and extra_data_shape[I] when the config sets
+// them.
 std::vector<Shape<4>> InputShapes(const TrainConfig& config,
                                   const TrainerParam& param,
                                   const DataIterator& data,
-                                  const IteratorChain& chain) {
+                                  const IteratorChain& chain, int ranks) {
   const std::vector<Shape<4>> shapes = BatchShapes(data);
   const Shape<4>& shape = shapes[0];
-  if (param.batch_size && *param.batch_size != static_cast<int>(shape[0])) {
+  const index_t global_batch = shape[0] * ranks;
+  if (param.batch_size && *param.batch_size != static_cast<int>(global_batch)) {
     throw GlobalError(
         config, "batch_size",
         absl::StrCat("batch_size = ", *param.batch_size, " but ",
-                     chain.Describe(), " makes batches of ", shape[0]));
+                     chain.Describe(), " makes batches of ", global_batch));
   }
   auto same = [](const std::vector<int>& want, const Shape<4>& got) {
     return want.size() == 3 && want[0] == static_cast<int>(got[1]) &&
@@ -110,13 +112,17 @@ int RoundSeed(int seed, int round) {
   return static_cast<int>(mixed & 0x7fffffffu);
 }
 
-Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
+Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
+                 dist::Communicator* ranks)
     : inputs_(std::move(inputs)),
-      out_(out),
-      checked_(CheckConfig(std::move(inputs_.config))),
+      ranks_(ranks != nullptr ? *ranks : single_process_),
+      out_(ranks_.rank() == 0 ? out : null_out_),
+      checked_(CheckConfig(std::move(inputs_.config),
+                           {ranks_.local_rank(), ranks_.local_size()})),
       start_(std::chrono::steady_clock::now()) {
   const TrainConfig& config = checked_.config;
   const TrainerParam& param = checked_.param;
+  CheckRanksAgree();
 
   // The data the task reads, and the chain that sets the net's shape.
   const IteratorChain* shape_chain = nullptr;
@@ -128,7 +134,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
                         "training needs a `data = train` block with the "
                         "training iterator");
     }
-    train_data_ = CreateIteratorChain(config, *chain);
+    train_data_ = CreateIteratorChain(config, *chain, RankPart());
     shape_chain = chain;
     shape_data = train_data_.get();
   }
@@ -159,7 +165,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
       }
       auto set = std::make_unique<EvalSet>();
       set->name = chain->name;
-      set->data = CreateIteratorChain(config, *chain);
+      set->data = CreateIteratorChain(config, *chain, RankPart());
       if (shape_chain == nullptr) {
         shape_chain = chain;
         shape_data = set->data.get();
@@ -182,8 +188,9 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out)
 
   metric_nodes_ = CheckMetrics(checked_, shape_data->label_width());
   model_ = CreateModel(checked_,
-                       InputShapes(config, param, *shape_data, *shape_chain),
-                       IsTraining(param));
+                       InputShapes(config, param, *shape_data, *shape_chain,
+                                   ranks_.size()),
+                       IsTraining(param), ranks_);
   if (!param.silent) out_ << model_->Summary() << std::flush;
   for (const MetricSpec& spec : param.metrics) {
     if (param.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
@@ -227,9 +234,10 @@ void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
 
 void Trainer::Train() {
   const int first_round = PrepareTraining();
+  BroadcastWeights();
   const int last_round =
       std::min(checked_.param.num_round, checked_.param.max_round);
-  PrepareModelDir(first_round, last_round);
+  if (ranks_.rank() == 0) PrepareModelDir(first_round, last_round);
   if (first_round >= last_round && !checked_.param.silent) {
     out_ << "nothing to train: " << first_round
          << " rounds done, num_round = " << checked_.param.num_round << "\n";
@@ -241,10 +249,19 @@ void Trainer::Train() {
         std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                       round_start)
             .count();
+    // Over the ranks: the instances, and each rank's share of waiting.
+    double totals[2] = {
+        static_cast<double>(instances),
+        train_seconds > 0 ? model_->TakeCommWaitSeconds() / train_seconds
+                          : 0.0};
+    ranks_.SumInPlace(totals, 2);
+    SumOverRanks(&train_metrics_);
     RoundFigures figures;
     figures.round = round + 1;
     figures.images_per_second =
-        train_seconds > 0 ? instances / train_seconds : 0.0;
+        train_seconds > 0 ? totals[0] / train_seconds : 0.0;
+    figures.ranks = ranks_.size();
+    figures.comm_wait_share = totals[1] / ranks_.size();
     for (const metrics::MetricResult& result : train_metrics_.Results()) {
       figures.metrics.emplace_back("train-" + result.label, result.value);
     }
@@ -254,7 +271,8 @@ void Trainer::Train() {
             .count();
     out_ << FormatRoundLine(figures) << std::endl;
     history_.push_back(figures);
-    if (!checked_.param.model_dir.empty()) {
+    CheckWeightsAgree(round + 1);
+    if (!checked_.param.model_dir.empty() && ranks_.rank() == 0) {
       AppendMetricsCsv(ModelDir() + "/metrics.csv", figures);
       const bool periodic = checked_.param.save_model > 0 &&
                             (round + 1) % checked_.param.save_model == 0;
@@ -287,7 +305,7 @@ long Trainer::TrainRound(int round) {
   train_metrics_.Clear();
   train_data_->BeforeFirst();
   ++data_passes_;
-  ProgressBar bar(round + 1, batches_per_pass_);
+  ProgressBar bar(round + 1, batches_per_pass_, ranks_.rank() == 0);
   long batches = 0;
   long instances = 0;
   while (train_data_->Next()) {
@@ -330,6 +348,7 @@ void Trainer::EvaluateSets(RoundFigures* figures) {
       ForwardNaming(batch, false, [&] { return "eval " + set->name; });
       if (rows > 0) AddMetrics(batch, rows, &set->metrics);
     }
+    SumOverRanks(&set->metrics);
     for (const metrics::MetricResult& result : set->metrics.Results()) {
       figures->metrics.emplace_back(set->name + "-" + result.label,
                                     result.value);

@@ -38,11 +38,22 @@
 // a gpu run starts from other weights than a cpu run of the same seed
 // (start both from one model_in to compare them); bit-identical resumes
 // are promised on the cpu.
+//
+// Data-parallel (`dist = mpi`, trainer_dist.cc): every rank of an mpirun
+// job runs the same config with the same Communicator. Each rank reads its
+// share of every batch (batch_size is the global batch), the model averages
+// the gradients over the ranks, so every rank makes the same update and
+// the weights stay identical (rank 0's are broadcast at the start;
+// dist_check compares checksums every round). Metrics are summed over the
+// ranks; rank 0 alone prints, writes metrics.csv and checkpoints, and
+// reads the checkpoints it resumes from (model_dir may be on its machine
+// only). A checkpoint does not depend on the number of ranks.
 #ifndef UMBRA_TRAIN_TRAINER_H_
 #define UMBRA_TRAIN_TRAINER_H_
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -50,7 +61,9 @@
 
 #include "absl/functional/function_ref.h"
 #include "train/config/config.h"
+#include "train/data/batch_iterator.h"
 #include "train/data/data_batch.h"
+#include "train/dist/communicator.h"
 #include "train/metrics/metric_set.h"
 #include "train/model.h"
 #include "train/net/checkpoint.h"
@@ -79,9 +92,12 @@ class Trainer {
  public:
   // Checks every key of the config, reads the trainer's settings, sets up
   // the device, creates the iterators the task needs and builds the net.
-  // Prints the net summary to `out` unless silent. Throws ConfigError,
-  // DeviceError, CheckpointError, ...; nothing has run then.
-  Trainer(TrainerInputs inputs, std::ostream& out);
+  // Prints the net summary to `out` unless silent. With `ranks` (not owned;
+  // dist = mpi) this process is rank ranks->rank() of a data-parallel run
+  // and prints only as rank 0; without, it trains alone. Throws
+  // ConfigError, DeviceError, CheckpointError, ...; nothing has run then.
+  Trainer(TrainerInputs inputs, std::ostream& out,
+          dist::Communicator* ranks = nullptr);
   ~Trainer();
 
   // Runs the task. Throws TrainingError, CheckpointError, DataError, ...
@@ -115,6 +131,24 @@ class Trainer {
                      absl::FunctionRef<std::string()> where);
   // Passes over every eval set, adding their results to `figures`.
   void EvaluateSets(RoundFigures* figures);
+
+  // trainer_dist.cc: what keeps the ranks of a data-parallel run in step.
+  // Refuses, at the key at fault, a run whose ranks differ in config or
+  // that a task of one process (pred, extract) cannot split.
+  void CheckRanksAgree() const;
+  // The part of every batch this rank reads.
+  BatchPart RankPart() const;
+  // Rank 0's newest checkpoint of model_dir on every rank.
+  std::optional<std::string> SharedNewestCheckpoint() const;
+  // The checkpoint at `path` as rank 0 reads it, on every rank.
+  Checkpoint ReadSharedCheckpoint(const std::string& path) const;
+  // Gives every rank rank 0's weights.
+  void BroadcastWeights();
+  // Replaces `set`'s totals by their sums over the ranks.
+  void SumOverRanks(metrics::MetricSet* set);
+  // With dist_check: a TrainingError naming the first weight whose bytes
+  // differ between the ranks after `rounds_done` rounds.
+  void CheckWeightsAgree(int rounds_done);
   void SaveCheckpoint(int rounds_done);
   // Loads the model for pred, extract and eval: model_in, else the newest
   // checkpoint of model_dir.
@@ -128,6 +162,11 @@ class Trainer {
   std::string ModelDir() const;
 
   TrainerInputs inputs_;
+  // The ranks: the caller's, or this process alone.
+  dist::SingleProcess single_process_;
+  dist::Communicator& ranks_;
+  // Where ranks other than 0 print: nowhere.
+  std::ostream null_out_{nullptr};
   std::ostream& out_;
   CheckedConfig checked_;
   std::unique_ptr<DataIterator> train_data_;

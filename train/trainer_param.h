@@ -46,6 +46,12 @@ enum TrainerTask {
   kTaskEval = 4,
 };
 
+// `dist`: how many processes train the config.
+enum TrainerDist {
+  kDistNone = 0,
+  kDistMpi = 1,
+};
+
 // One metric line: `metric = NAME` or `metric[FIELD,NODE] = NAME`.
 struct MetricSpec {
   // error, logloss, rmse, rec@k.
@@ -101,6 +107,10 @@ struct TrainerParam : public Parameter<TrainerParam> {
   std::string extract_node_name;
   bool output_prob;
   bool silent;
+  int dist;
+  bool dist_check;
+  bool dist_overlap;
+  float dist_bucket_mb;
 
   UMBRA_DECLARE_PARAMETER(TrainerParam) {
     UMBRA_DECLARE_FIELD(task)
@@ -185,6 +195,34 @@ struct TrainerParam : public Parameter<TrainerParam> {
             "the arg-max class.");
     UMBRA_DECLARE_FIELD(silent).set_default(false).describe(
         "Print only errors and the per-round lines.");
+    UMBRA_DECLARE_FIELD(dist)
+        .add_enum("none", kDistNone)
+        .add_enum("mpi", kDistMpi)
+        .set_default(kDistNone)
+        .describe(
+            "Data-parallel training: none (this process alone), or mpi "
+            "(every rank of an mpirun job trains the same config on its "
+            "share of each batch: batch_size is the global batch, split "
+            "over the ranks; the gradients are averaged over them; rank 0 "
+            "prints and saves). E.g. mpirun -np 4 bazel-bin/train/train "
+            "my.conf dist=mpi.");
+    UMBRA_DECLARE_FIELD(dist_check)
+        .set_default(false)
+        .describe(
+            "With dist = mpi: compare a checksum of every weight across the "
+            "ranks after every round, and stop at the first difference.");
+    UMBRA_DECLARE_FIELD(dist_overlap)
+        .set_default(true)
+        .describe(
+            "With dist = mpi: average each bucket of gradients as soon as "
+            "the layers that fill it are done with their backward pass, "
+            "while the earlier layers' runs; 0: all buckets after it.");
+    UMBRA_DECLARE_FIELD(dist_bucket_mb)
+        .set_default(4.0f)
+        .set_lower_bound(0.0f, param::kExclusive)
+        .describe(
+            "With dist = mpi: megabytes of gradients averaged in one "
+            "collective (a weight larger than this alone).");
     UMBRA_DECLARE_ALIAS(continue_training, continue);
     UMBRA_DECLARE_ALIAS(extract_node_name, extract_node);
   }

@@ -26,7 +26,7 @@ int Trainer::PrepareTraining() {
   std::string resume_path;
   if (checked_.param.task == kTaskTrain) {
     if (checked_.param.continue_training) {
-      std::optional<std::string> newest = NewestCheckpoint(ModelDir());
+      std::optional<std::string> newest = SharedNewestCheckpoint();
       if (newest) {
         resume_path = *newest;
       } else if (!checked_.param.silent) {
@@ -42,7 +42,7 @@ int Trainer::PrepareTraining() {
       throw TrainingError(
           "task = finetune needs model_in = <checkpoint> to start from");
     }
-    const Checkpoint checkpoint = ReadCheckpoint(checked_.param.model_in);
+    const Checkpoint checkpoint = ReadSharedCheckpoint(checked_.param.model_in);
     const std::vector<std::string> loaded =
         model_->LoadWeightsByName(checkpoint, checked_.param.model_in);
     if (!checked_.param.silent) {
@@ -54,7 +54,7 @@ int Trainer::PrepareTraining() {
   }
   if (resume_path.empty()) return 0;
 
-  const Checkpoint checkpoint = ReadCheckpoint(resume_path);
+  const Checkpoint checkpoint = ReadSharedCheckpoint(resume_path);
   model_->LoadWeights(checkpoint, resume_path);
   model_->LoadUpdater(checkpoint, resume_path);
   for (const RoundMetricsProto& round : checkpoint.metrics()) {

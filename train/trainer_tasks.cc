@@ -14,7 +14,7 @@ namespace train {
 void Trainer::LoadModelForInference() {
   std::string path = checked_.param.model_in;
   if (path.empty()) {
-    std::optional<std::string> newest = NewestCheckpoint(ModelDir());
+    std::optional<std::string> newest = SharedNewestCheckpoint();
     if (!newest) {
       throw CheckpointError(absl::StrCat(
           "no model to run: set model_in = <checkpoint>, or train first (no "
@@ -23,7 +23,7 @@ void Trainer::LoadModelForInference() {
     }
     path = *newest;
   }
-  const Checkpoint checkpoint = ReadCheckpoint(path);
+  const Checkpoint checkpoint = ReadSharedCheckpoint(path);
   model_->LoadWeights(checkpoint, path);
   if (!checked_.param.silent) {
     out_ << "loaded '" << path << "' (round " << checkpoint.round() << ")\n";

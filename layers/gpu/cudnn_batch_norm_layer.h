@@ -93,6 +93,12 @@ class CudnnBatchNormLayer
  protected:
   void OnSetup() override {
     Base::OnSetup();
+    if (this->Synced()) {
+      // cuDNN computes the batch statistics inside one call.
+      this->Fail(
+          "sync_bn = 1 runs on the cpu only; on the gpu each rank normalises "
+          "with its own rows' statistics: set sync_bn = 0");
+    }
     const Shape<3> s = this->xhat_.shape_;
     const cudnnDataType_t type = cudnn::TypeOf<DType>();
     desc_.Set(type, Shape4(s[0], s[1], s[2], 1));

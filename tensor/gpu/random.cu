@@ -103,6 +103,11 @@ Tensor<gpu, 2, DType> Random<gpu, DType>::Generate(const Shape<2>& shape,
 }
 
 template <typename DType>
+void Random<gpu, DType>::SkipUniform(uint64_t count) {
+  if (count > 0) Generate(Shape2(1, static_cast<index_t>(count)), false, 0, 1);
+}
+
+template <typename DType>
 void Random<gpu, DType>::Uniform(Tensor<gpu, 2, DType> dst, DType a, DType b) {
   if (dst.shape_.Size() == 0) return;
   Tensor<gpu, 2, DType> u = Generate(dst.shape_, false, 0, 1);

@@ -64,6 +64,12 @@ class Random<gpu, DType> {
   inline void SampleBernoulli(Tensor<gpu, dim, DType>* dst, DType p) {
     Bernoulli(dst->FlatTo2D(), p);
   }
+  // Draws `count` uniforms and discards them. Unlike the cpu's, cuRAND's
+  // sequence depends on how it is split into calls, so what follows is not
+  // what one call for the skipped and the next elements would give: a
+  // data-parallel rank gets masks of its own, not those of a one-process
+  // run.
+  void SkipUniform(uint64_t count);
 
   // Fresh samples of the given shape (owning, on this generator's stream).
   template <int dim>

@@ -27,9 +27,11 @@ constexpr unsigned kAugmentSeedOffset = 0x9e3779b9u;
 
 BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
                              const BatchIteratorParam& batch,
-                             const AugmentIteratorParam& augment)
+                             const AugmentIteratorParam& augment,
+                             BatchPart part)
     : dataset_(std::move(dataset)),
       param_(batch),
+      first_row_(batch.batch_size / part.count * part.index),
       transform_(augment, dataset_->instance_shape(),
                  static_cast<unsigned>(batch.seed) + kAugmentSeedOffset),
       shuffle_rng_(static_cast<unsigned>(batch.seed)),
@@ -51,13 +53,22 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
                         dataset_->size()),
         "batch_size");
   }
+  if (batch.batch_size % part.count != 0) {
+    throw DataError(
+        absl::StrFormat("key 'batch_size': %d is the global batch, split "
+                        "over %d ranks, and %d does not divide it; use a "
+                        "multiple of %d",
+                        batch.batch_size, part.count, part.count, part.count),
+        "batch_size");
+  }
+  const index_t rows = batch.batch_size / part.count;
   order_.resize(dataset_->size());
   std::iota(order_.begin(), order_.end(), index_t{0});
   if (param_.shuffle) std::shuffle(order_.begin(), order_.end(), shuffle_rng_);
   const Shape<3> out = transform_.output_shape();
   try {
-    batch_.Resize(Shape4(batch.batch_size, out[0], out[1], out[2]),
-                  dataset_->label_width(), dataset_->extra_shapes());
+    batch_.Resize(Shape4(rows, out[0], out[1], out[2]), dataset_->label_width(),
+                  dataset_->extra_shapes());
   } catch (const std::bad_alloc&) {
     throw DataError(
         absl::StrFormat("key 'batch_size': out of memory for a batch of %d "
@@ -67,12 +78,17 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
                         4e-9 * batch.batch_size * out.Size()),
         "batch_size");
   }
-  if (!param_.silent) {
+  // Every part would say the same: the first says it.
+  if (!param_.silent && part.index == 0) {
     std::cerr << absl::StrFormat(
-        "data: %s: %d instances, batch %d,%d,%d,%d, shuffle=%d, "
+        "data: %s: %d instances, batch %d,%d,%d,%d%s, shuffle=%d, "
         "round_batch=%d\n",
         dataset_->Describe(), dataset_->size(), batch.batch_size, out[0],
-        out[1], out[2], param_.shuffle, param_.round_batch);
+        out[1], out[2],
+        part.count == 1 ? ""
+                        : absl::StrFormat(" (%d rows on each of %d ranks)",
+                                          rows, part.count),
+        param_.shuffle, param_.round_batch);
   }
 }
 
@@ -117,8 +133,9 @@ void BatchIterator::FillRow(index_t row) {
   batch_.inst_index[row] = index + param_.index_offset;
 }
 
-void BatchIterator::TakeRow(index_t row, bool read) {
-  if (read) return FillRow(row);
+void BatchIterator::TakeRow(index_t global_row, bool read) {
+  const index_t row = global_row - first_row_;
+  if (read && row >= 0 && row < batch_.batch_size) return FillRow(row);
   ++position_;
   order_used_ = true;
   transform_.Skip();
@@ -127,22 +144,25 @@ void BatchIterator::TakeRow(index_t row, bool read) {
 bool BatchIterator::Step(bool read) {
   has_value_ = false;
   if (wrapped_) return false;
-  const index_t size = batch_.batch_size;
+  const index_t size = param_.batch_size;
   index_t row = 0;
   while (row < size && position_ < order_.size()) TakeRow(row++, read);
   if (row == 0) return false;
-  batch_.num_batch_padd = size - row;
+  // This part's rows past the end of the pass are padding.
+  const index_t rows = batch_.batch_size;
+  batch_.num_batch_padd = rows - std::clamp(row - first_row_, index_t{0}, rows);
   if (row < size) {
     if (param_.round_batch) {
       Restart();
       while (row < size) TakeRow(row++, read);
       wrapped_ = true;
     } else if (read) {
-      for (; row < size; ++row) {
-        batch_.data[row] = 0.0f;
-        batch_.label[row] = 0.0f;
-        for (auto& extra : batch_.extra_data) extra[row] = 0.0f;
-        batch_.inst_index[row] = kPaddingIndex;
+      for (index_t local = rows - batch_.num_batch_padd; local < rows;
+           ++local) {
+        batch_.data[local] = 0.0f;
+        batch_.label[local] = 0.0f;
+        for (auto& extra : batch_.extra_data) extra[local] = 0.0f;
+        batch_.inst_index[local] = kPaddingIndex;
       }
     }
   }

@@ -73,14 +73,24 @@ struct BatchIteratorParam : public Parameter<BatchIteratorParam> {
   }
 };
 
+// One rank's share of every batch when batches are split over the `count`
+// ranks of a data-parallel run: rows [index, index + 1) * batch_size / count
+// of each batch of batch_size rows. Every rank walks the same order and
+// draws the same augmentation (skipping the other rows'), so the ranks'
+// rows together are exactly the batches of one process, whatever `count`.
+struct BatchPart {
+  int index = 0;
+  int count = 1;
+};
+
 class BatchIterator : public DataIterator {
  public:
   // Throws DataError with the key when the settings do not fit the data
   // (label_width, input_shape, mean_value, round_batch with fewer instances
-  // than batch_size).
+  // than batch_size, a batch_size that `part.count` does not divide).
   BatchIterator(std::unique_ptr<Dataset> dataset,
                 const BatchIteratorParam& batch,
-                const AugmentIteratorParam& augment);
+                const AugmentIteratorParam& augment, BatchPart part = {});
 
   void BeforeFirst() override;
   bool Next() override;
@@ -98,9 +108,10 @@ class BatchIterator : public DataIterator {
  private:
   // Puts the next instance of the order into row `row` of the batch.
   void FillRow(index_t row);
-  // FillRow when `read`; else moves past the instance, drawing its
-  // augmentation all the same.
-  void TakeRow(index_t row, bool read);
+  // FillRow into this part's row for row `global_row` of the whole batch
+  // when `read` and the row is this part's; else moves past the instance,
+  // drawing its augmentation all the same.
+  void TakeRow(index_t global_row, bool read);
   // Next() when `read`; else the same walk through the order with TakeRow
   // skipping, and no batch to show for it.
   bool Step(bool read);
@@ -109,6 +120,8 @@ class BatchIterator : public DataIterator {
 
   std::unique_ptr<Dataset> dataset_;
   BatchIteratorParam param_;
+  // This part's rows of each batch: [first_row_, first_row_ + rows).
+  index_t first_row_ = 0;
   InstanceTransform transform_;
   std::mt19937 shuffle_rng_;
   std::vector<index_t> order_;

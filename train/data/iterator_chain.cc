@@ -46,7 +46,8 @@ void AddIteratorSchema(KeySchema* schema) {
 }
 
 std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
-                                                  const IteratorChain& chain) {
+                                                  const IteratorChain& chain,
+                                                  BatchPart part) {
   KeySchema schema;
   AddIteratorSchema(&schema);
   std::unique_ptr<DataIterator> iterator;
@@ -85,7 +86,7 @@ std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
     }
     try {
       iterator = CreateIterator(stage.type, ToParamKwargs(settings),
-                                std::move(iterator));
+                                std::move(iterator), part);
     } catch (const ParamError& e) {
       throw ConfigErrorFromParamError(e, settings, stage.declaration, section);
     } catch (const DataError& e) {

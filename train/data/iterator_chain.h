@@ -31,6 +31,7 @@
 #include <memory>
 
 #include "train/config/config.h"
+#include "train/data/batch_iterator.h"
 #include "train/data/data_batch.h"
 
 namespace umbra {
@@ -39,9 +40,12 @@ namespace train {
 // Adds every registered iterator type with its parameter structs.
 void AddIteratorSchema(KeySchema* schema);
 
-// The iterator of `chain` (one of config.iterators). Throws ConfigError.
+// The iterator of `chain` (one of config.iterators), giving `part` of every
+// batch (BatchPart: a rank's rows when batches are split over ranks).
+// Throws ConfigError.
 std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
-                                                  const IteratorChain& chain);
+                                                  const IteratorChain& chain,
+                                                  BatchPart part = {});
 
 }  // namespace train
 }  // namespace umbra

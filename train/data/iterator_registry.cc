@@ -43,9 +43,10 @@ std::vector<std::string> IteratorTypeKeys(absl::string_view type) {
   return std::vector<std::string>(keys.begin(), keys.end());
 }
 
-std::unique_ptr<DataIterator> CreateIterator(
-    absl::string_view type, const ParamKwargs& kwargs,
-    std::unique_ptr<DataIterator> base) {
+std::unique_ptr<DataIterator> CreateIterator(absl::string_view type,
+                                             const ParamKwargs& kwargs,
+                                             std::unique_ptr<DataIterator> base,
+                                             BatchPart part) {
   const IteratorTypeInfo& info = IteratorRegistry::Get(type);
   const std::vector<std::string> keys = IteratorTypeKeys(type);
   for (const auto& [key, value] : kwargs) {
@@ -78,7 +79,8 @@ std::unique_ptr<DataIterator> CreateIterator(
   augment.InitAllowUnknown(kwargs);
   std::unique_ptr<Dataset> dataset = info.make_dataset(kwargs, batch, augment);
   try {
-    return std::make_unique<BatchIterator>(std::move(dataset), batch, augment);
+    return std::make_unique<BatchIterator>(std::move(dataset), batch, augment,
+                                           part);
   } catch (const DataError& e) {
     throw DataError(absl::StrCat(info.type, ": ", e.what()), e.key());
   }

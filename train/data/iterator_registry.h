@@ -91,12 +91,13 @@ bool RegisterIteratorType(IteratorTypeInfo info);
 std::vector<std::string> IteratorTypeKeys(absl::string_view type);
 
 // A new iterator of `type` from `kwargs`; `base` is the stage before for a
-// wrapper and must be null for a source. Throws DataError (unknown type or
-// key, a source given a base, a wrapper without one, bad data) or ParamError
-// (a bad value).
-std::unique_ptr<DataIterator> CreateIterator(
-    absl::string_view type, const ParamKwargs& kwargs,
-    std::unique_ptr<DataIterator> base);
+// wrapper and must be null for a source, which gives `part` of every batch
+// (BatchPart). Throws DataError (unknown type or key, a source given a base,
+// a wrapper without one, bad data) or ParamError (a bad value).
+std::unique_ptr<DataIterator> CreateIterator(absl::string_view type,
+                                             const ParamKwargs& kwargs,
+                                             std::unique_ptr<DataIterator> base,
+                                             BatchPart part = {});
 
 }  // namespace train
 }  // namespace umbra

@@ -72,6 +72,14 @@ class Metric {
   virtual double Value() const;
   // Rows added since the last Clear.
   int64_t rows() const { return rows_; }
+  // What Value() is computed from: the sum of the rows' scores, and the
+  // rows. Setting the totals of several metrics' added together (the
+  // ranks' of a data-parallel run) gives the metric over all their rows.
+  double sum() const { return sum_; }
+  void SetTotals(double sum, int64_t rows) {
+    sum_ = sum;
+    rows_ = rows;
+  }
 
  protected:
   // The contribution of one row; Value() is their mean unless overridden.
@@ -79,8 +87,6 @@ class Metric {
                        const std::vector<double>& label) = 0;
   // Throws MetricError "metric '<name>': <what>".
   [[noreturn]] void Fail(const std::string& what) const;
-
-  double sum() const { return sum_; }
 
  private:
   void CheckRows(size_t prediction_rows, size_t label_rows) const;

@@ -20,6 +20,27 @@ void MetricSet::Clear() {
   for (Entry& entry : metrics_) entry.metric->Clear();
 }
 
+std::vector<double> MetricSet::Totals() const {
+  std::vector<double> totals;
+  for (const Entry& entry : metrics_) {
+    totals.push_back(entry.metric->sum());
+    totals.push_back(static_cast<double>(entry.metric->rows()));
+  }
+  return totals;
+}
+
+void MetricSet::SetTotals(const std::vector<double>& totals) {
+  if (totals.size() != 2 * metrics_.size()) {
+    throw MetricError(absl::StrCat("metrics: got ", totals.size(),
+                                   " totals for ", metrics_.size(),
+                                   " metrics (two each)"));
+  }
+  for (size_t i = 0; i < metrics_.size(); ++i) {
+    metrics_[i].metric->SetTotals(totals[2 * i],
+                                  static_cast<int64_t>(totals[2 * i + 1]));
+  }
+}
+
 std::vector<MetricResult> MetricSet::Results() const {
   std::vector<MetricResult> results;
   for (const Entry& entry : metrics_) {

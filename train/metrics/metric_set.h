@@ -71,6 +71,12 @@ class MetricSet {
         labels);
   }
 
+  // Every metric's sum and rows (Metric::sum, rows), in the order added,
+  // and the same set back: the ranks of a data-parallel run add their
+  // totals up and set the sums.
+  std::vector<double> Totals() const;
+  void SetTotals(const std::vector<double>& totals);
+
   // Every metric's value, in the order added.
   std::vector<MetricResult> Results() const;
   // "\t<set>-<metric>:<value>" for every metric, concatenated (cxxnet's

@@ -51,6 +51,7 @@
 #define UMBRA_TRAIN_NET_NETWORK_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -102,6 +103,15 @@ inline std::string ByteCountText(int64_t bytes) {
   return absl::StrFormat("%.2f %s", value, units[unit]);
 }
 
+// How a net's batch relates to a data-parallel run's (train/dist): the
+// rows its rank holds, and the sum over the ranks that batch_norm's sync_bn
+// uses (not owned; null for a batch that is not split).
+template <typename xpu>
+struct NetSplit {
+  layers::BatchSplit rows;
+  layers::RankSum<xpu, float>* rank_sum = nullptr;
+};
+
 template <typename xpu>
 class BasicNetwork {
  public:
@@ -112,13 +122,15 @@ class BasicNetwork {
   static constexpr int64_t kDeviceMemory = -1;
 
   // Builds the net of `config` for input batches of `input_shapes`
-  // (batch, channel, height, width): node in's, then in_1's ... in_N's.
-  // Weights are declared but not initialised: call InitWeights or load
+  // (batch, channel, height, width): node in's, then in_1's ... in_N's;
+  // `split` tells the layers when that batch is a rank's share of a larger
+  // one. Weights are declared but not initialised: call InitWeights or load
   // them. Throws ConfigError, also when the net's tensors would take more
   // than `memory_bytes` (kDeviceMemory: DeviceMemory(); 0: no limit).
   BasicNetwork(const TrainConfig& config, const ConfigSchema& schema,
                const std::vector<Shape<4>>& input_shapes,
-               int64_t memory_bytes = kDeviceMemory);
+               int64_t memory_bytes = kDeviceMemory,
+               const NetSplit<xpu>& split = {});
   BasicNetwork(const BasicNetwork&) = delete;
   BasicNetwork& operator=(const BasicNetwork&) = delete;
   ~BasicNetwork();
@@ -144,8 +156,8 @@ class BasicNetwork {
 
   void Forward(bool is_train);
   // Backward through every layer, newest first; adds to the weight
-  // gradients.
-  void Backprop();
+  // gradients. Calls `layer_done(i)`, when given, after layer i's.
+  void Backprop(const std::function<void(size_t layer)>& layer_done = {});
   // Forward again layer by layer and describe the first layer whose output
   // holds a NaN or infinity ("" when none does).
   std::string TraceNonFinite(bool is_train);
@@ -163,6 +175,9 @@ class BasicNetwork {
   // Every trained weight, in layer order: a share[...] layer's weights are
   // those of the layer it shares, listed once under that layer.
   std::vector<layers::WeightRef<xpu, float>> Weights();
+  // The same, by layer: entry i holds the weights layer i owns (none for a
+  // share[...] layer), complete once its Backprop has run.
+  std::vector<std::vector<layers::WeightRef<xpu, float>>> WeightsByLayer();
   // Every layer's untrained state (moving averages), in layer order.
   std::vector<layers::StateRef<xpu, float>> States();
   int64_t NumParameters();
@@ -199,7 +214,7 @@ class BasicNetwork {
   void AddLayer(const TrainConfig& config, const ConfigSchema& schema,
                 const LayerDeclaration& layer, NodeUse* use);
   void AllocateNodes(const TrainConfig& config, const NodeUse& use);
-  void SetUpLayers();
+  void SetUpLayers(const NetSplit<xpu>& split);
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);

@@ -159,7 +159,8 @@ template <typename xpu>
 BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
                                 const ConfigSchema& schema,
                                 const std::vector<Shape<4>>& input_shapes,
-                                int64_t memory_bytes)
+                                int64_t memory_bytes,
+                                const NetSplit<xpu>& split)
     : config_(config.net) {
   if (config_.layers.empty()) {
     throw ConfigError(SourceLocation::File(config.source, 0), "netconfig",
@@ -176,7 +177,7 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
   CountTensorBytes(use.writer);
   CheckMemory(config, memory_bytes);
   AllocateNodes(config, use);
-  SetUpLayers();
+  SetUpLayers(split);
 }
 
 template <typename xpu>
@@ -345,10 +346,12 @@ void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
 }
 
 template <typename xpu>
-void BasicNetwork<xpu>::SetUpLayers() {
+void BasicNetwork<xpu>::SetUpLayers(const NetSplit<xpu>& split) {
   layers::LayerContext<xpu, float> context;
   context.rnd = &rnd_;
   context.labels = &labels_;
+  context.split = split.rows;
+  context.rank_sum = split.rank_sum;
   for (size_t i = 0; i < layers_.size(); ++i) {
     const LayerDeclaration& layer = config_.layers[i];
     std::vector<NodeType*> in, out;
@@ -549,9 +552,11 @@ void BasicNetwork<xpu>::Forward(bool is_train) {
 }
 
 template <typename xpu>
-void BasicNetwork<xpu>::Backprop() {
+void BasicNetwork<xpu>::Backprop(
+    const std::function<void(size_t layer)>& layer_done) {
   for (size_t i = layers_.size(); i-- > 0;) {
     layers_[i]->Backprop(prop_grad_[i]);
+    if (layer_done) layer_done(i);
   }
 }
 
@@ -610,11 +615,21 @@ Tensor<xpu, 2, float> BasicNetwork<xpu>::Output() const {
 template <typename xpu>
 std::vector<layers::WeightRef<xpu, float>> BasicNetwork<xpu>::Weights() {
   std::vector<layers::WeightRef<xpu, float>> all;
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    if (config_.layers[i].shared_with >= 0) continue;
-    for (auto& weight : layers_[i]->Weights()) all.push_back(weight);
+  for (const auto& layer : WeightsByLayer()) {
+    all.insert(all.end(), layer.begin(), layer.end());
   }
   return all;
+}
+
+template <typename xpu>
+std::vector<std::vector<layers::WeightRef<xpu, float>>>
+BasicNetwork<xpu>::WeightsByLayer() {
+  std::vector<std::vector<layers::WeightRef<xpu, float>>> by_layer(
+      layers_.size());
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (config_.layers[i].shared_with < 0) by_layer[i] = layers_[i]->Weights();
+  }
+  return by_layer;
 }
 
 template <typename xpu>

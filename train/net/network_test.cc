@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tensor/test_seed.h"
 #include "train/config/config.h"
 
 namespace umbra {
@@ -148,8 +148,9 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
             std::string::npos)
       << summary;
 
-  shared->InitWeights(static_cast<int>(std::random_device{}() % 100000));
-  Random<cpu, float> rnd{static_cast<int>(std::random_device{}() % 100000)};
+  const test::ScopedTestSeed seed;
+  shared->InitWeights(static_cast<int>(seed.value()));
+  Random<cpu, float> rnd{static_cast<int>(seed.value() + 1)};
   rnd.SampleUniform(&weights[1].data, -0.5f, 0.5f);  // a non-zero bias
   std::vector<layers::WeightRef<cpu, float>> two = twice->Weights();
   ASSERT_EQ(two.size(), 4u);
