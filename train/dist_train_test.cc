@@ -7,6 +7,7 @@
 //
 // mpirun runs as root and oversubscribes the cores here, as CI does (the
 // test sets what Open MPI needs for that; a user does not).
+#include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
+#include <fstream>
 #include <map>
 #include <string>
 #include <thread>
@@ -190,6 +191,150 @@ TEST_F(DistTrainTest, AnyNumberOfRanksTrainsTheWeightsOfOneProcess) {
     EXPECT_NEAR(LastMetric(outputs[3], "test-logloss"),
                 LastMetric(outputs[0], "test-logloss"), 1e-4)
         << outputs[0] << outputs[3];
+  }
+}
+
+TEST_F(DistTrainTest, OverTcpAsBetweenMachines) {
+  const std::string one = NewTestDir("tcp_one_process");
+  const std::string two = NewTestDir("tcp_2");
+  ASSERT_EQ(Train(one, MlpConfig(one), 0, {}).status, 0);
+  const Job job = Train(two, MlpConfig(two), 2, {}, "--mca btl tcp,self");
+  ASSERT_EQ(job.status, 0) << job.output;
+  ExpectSameWeights(one + "/models/0002.model", two + "/models/0002.model");
+}
+
+TEST_F(DistTrainTest, EvalOnTwoRanksCountsEveryRowOnce) {
+  const std::string dir = NewTestDir("eval");
+  ASSERT_EQ(Train(dir, MlpConfig(dir), 0, {}).status, 0);
+  const Job one = Train(dir, MlpConfig(dir), 0, {"task=eval"});
+  const Job two = Train(dir, MlpConfig(dir), 2, {"task=eval"});
+  ASSERT_EQ(one.status, 0) << one.output;
+  ASSERT_EQ(two.status, 0) << two.output;
+  // The error counts are exact; the loss sums may round apart.
+  ASSERT_TRUE(absl::StrContains(two.output, "[eval]")) << two.output;
+  EXPECT_EQ(LastMetric(two.output, "test-error"),
+            LastMetric(one.output, "test-error"))
+      << one.output << two.output;
+  EXPECT_NEAR(LastMetric(two.output, "test-logloss"),
+              LastMetric(one.output, "test-logloss"), 1e-5)
+      << one.output << two.output;
+}
+
+TEST_F(DistTrainTest, RefusesABatchTheRanksDoNotDivide) {
+  const std::string dir = NewTestDir("indivisible");
+  const Job job = Train(dir, MlpConfig(dir), 2, {"batch_size=9"});
+  EXPECT_NE(job.status, 0);
+  EXPECT_TRUE(absl::StrContains(job.output,
+                                "9 is the global batch, split over 2 ranks"))
+      << job.output;
+}
+
+TEST_F(DistTrainTest, RefusesMpirunWithoutDist) {
+  const std::string dir = NewTestDir("no_dist");
+  WriteText(dir + "/net.conf", MlpConfig(dir));
+  const Job job = Shell(Mpirun(2) + " " + dir + "/net.conf");
+  EXPECT_NE(job.status, 0);
+  EXPECT_TRUE(absl::StrContains(
+      job.output, "mpirun started 2 processes but dist = none"))
+      << job.output;
+}
+
+TEST_F(DistTrainTest, RefusesRanksWithDifferentConfigs) {
+  const std::string dir = NewTestDir("differ");
+  WriteText(dir + "/net.conf", MlpConfig(dir));
+  const std::string run =
+      absl::StrCat(Trainer(), " ", dir, "/net.conf dist=mpi");
+  const Job job = Shell(absl::StrCat(
+      "mpirun --oversubscribe --bind-to none -np 1 ", run, " : -np 1 ", run,
+      " seed=4"));
+  EXPECT_NE(job.status, 0);
+  EXPECT_TRUE(absl::StrContains(job.output,
+                                "rank 1 runs another config than rank 0"))
+      << job.output;
+}
+
+// The pid of the process that is rank `rank` of a trainer job on
+// `config_path`, or 0.
+pid_t FindRank(const std::string& config_path, int rank) {
+  const std::string want = absl::StrCat("OMPI_COMM_WORLD_RANK=", rank);
+  DIR* proc = opendir("/proc");
+  pid_t found = 0;
+  while (dirent* entry = readdir(proc)) {
+    const pid_t pid = std::atoi(entry->d_name);
+    if (pid <= 0) continue;
+    const std::string dir = absl::StrCat("/proc/", pid);
+    const std::string cmdline = ReadText(dir + "/cmdline");
+    if (!absl::StrContains(cmdline, config_path)) continue;
+    const std::string environ = ReadText(dir + "/environ");
+    if (absl::StrContains(environ, want + std::string(1, '\0'))) found = pid;
+  }
+  closedir(proc);
+  return found;
+}
+
+// A job of 2 ranks whose rank 1 is killed (SIGKILL) once round 2's
+// checkpoint is written ends, non-zero, within 30 s; resuming from its
+// newest checkpoint, on 2 ranks or on 1, trains the weights of an
+// uninterrupted run.
+TEST_F(DistTrainTest, AKilledRankEndsTheJobAndTheRunResumes) {
+  // Rounds long enough (a second or so) to kill the job inside one.
+  const auto config = [](const std::string& dir) {
+    std::string text = WithLayers(MlpConfig(dir), R"(layer[in->h] = fullc:fc1
+  nhidden = 512
+layer[h->h] = relu
+layer[h->d] = dropout
+  threshold = 0.2
+layer[d->out] = fullc:fc2
+  nhidden = 3
+layer[out->out] = softmax
+)");
+    WriteBlobsCsv(dir + "/train.csv", 12000, 1);
+    return text;
+  };
+  const std::vector<std::string> args = {"num_round=6", "save_model=1"};
+  const std::string whole = NewTestDir("uninterrupted");
+  const Job uninterrupted = Train(whole, config(whole), 2, args);
+  ASSERT_EQ(uninterrupted.status, 0) << uninterrupted.output;
+
+  for (int resume_ranks : {2, 1}) {
+    const std::string dir = NewTestDir(absl::StrCat("killed_", resume_ranks));
+    WriteText(dir + "/net.conf", config(dir));
+    const std::string command = absl::StrCat(
+        Mpirun(2), " ", dir, "/net.conf dist=mpi ", absl::StrJoin(args, " "));
+    FILE* job = popen((command + " 2>&1").c_str(), "r");
+    ASSERT_NE(job, nullptr);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!std::ifstream(dir + "/models/0002.model") &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const pid_t rank1 = FindRank(dir + "/net.conf", 1);
+    ASSERT_GT(rank1, 0) << "no rank 1 to kill";
+    ASSERT_EQ(kill(rank1, SIGKILL), 0);
+    const auto killed = std::chrono::steady_clock::now();
+    std::string output;
+    char buffer[4096];
+    size_t got;
+    while ((got = fread(buffer, 1, sizeof buffer, job)) > 0) {
+      output.append(buffer, got);
+    }
+    const int status = pclose(job);
+    const double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - killed)
+                               .count();
+    EXPECT_LT(seconds, 30.0) << output;
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << output;
+    EXPECT_FALSE(std::ifstream(dir + "/models/0006.model")) << output;
+
+    const Job resumed = Train(dir, config(dir), resume_ranks,
+                              {"num_round=6", "save_model=1", "continue=1"});
+    ASSERT_EQ(resumed.status, 0) << resumed.output;
+    // From the newest checkpoint: round 2's, or a later one written before
+    // the job ended; never round 1 again.
+    EXPECT_FALSE(absl::StrContains(resumed.output, "[1]\t")) << resumed.output;
+    EXPECT_TRUE(absl::StrContains(resumed.output, "[6]\t")) << resumed.output;
+    ExpectSameWeights(whole + "/models/0006.model", dir + "/models/0006.model");
   }
 }
 
