@@ -1,6 +1,7 @@
 // Random<cpu>: reproducible for a seed, right moments, bernoulli masks, and
 // independent draws within one expression.
 #include <cmath>
+#include <random>
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
@@ -22,6 +23,33 @@ void Moments(const Tensor<cpu, 2, DType>& t, double* mean, double* var) {
   }
   *mean = s / n;
   *var = s2 / n - *mean * *mean;
+}
+
+// A data-parallel rank draws its rows of a batch-wide mask by skipping the
+// other rows' draws: what follows SkipUniform(n) is what a sample of n + k
+// elements holds after its first n, in both precisions.
+template <typename DType>
+void ExpectSkipMatchesDrawing() {
+  const test::ScopedTestSeed test_seed;
+  const int seed = static_cast<int>(test_seed.value());
+  std::mt19937 sizes(test_seed.value());
+  const index_t skipped = 1 + sizes() % 500, kept = 1 + sizes() % 300;
+  Random<cpu, DType> whole(seed), skipping(seed);
+  TensorContainer<cpu, 1, DType> all(Shape1(skipped + kept + 7));
+  TensorContainer<cpu, 1, DType> part(Shape1(kept)), after(Shape1(7));
+  whole.SampleUniform(&all, DType(-2), DType(2));
+  skipping.SkipUniform(skipped);
+  skipping.SampleUniform(&part, DType(-2), DType(2));
+  skipping.SampleUniform(&after, DType(-2), DType(2));
+  for (index_t i = 0; i < kept; ++i) {
+    ASSERT_EQ(part[i], all[skipped + i]) << i << " of " << kept;
+  }
+  for (index_t i = 0; i < 7; ++i) ASSERT_EQ(after[i], all[skipped + kept + i]);
+}
+
+TEST(RandomTest, SkipUniformMovesPastTheDraws) {
+  ExpectSkipMatchesDrawing<float>();
+  ExpectSkipMatchesDrawing<double>();
 }
 
 TEST(RandomTest, SeedReproducesAndMomentsAreRight) {

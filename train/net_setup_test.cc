@@ -2,10 +2,13 @@
 // data from the shapes the config sets.
 #include "train/net_setup.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tensor/threads.h"
 #include "train/config/config.h"
 
 namespace umbra {
@@ -79,6 +82,29 @@ TEST(NetSetupTest, MetricLinesAreCheckedWithoutData) {
                  "extra_data_shape[1] = 1,1,2\nmetric[label,yy] = error\n"),
       "net.conf:11: metric 'error': the net has no node 'yy'; did you "
       "mean 'y'? Nodes: in, in_1, x, y");
+}
+
+// The ranks of a data-parallel run on one machine share it: plain `gpu` is
+// one GPU per rank, `gpu:N` would put them all on one, and nthread = 0
+// divides the cores among them.
+TEST(DeviceTest, LocalRanksShareTheMachine) {
+  try {
+    SetUpDevice(ParseDevice("gpu:1"), 0, {/*rank=*/0, /*size=*/2});
+    ADD_FAILURE() << "expected a DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "dev = gpu:1 with 2 ranks on this machine: every rank would use "
+              "GPU 1; write dev = gpu (local rank r uses GPU r)");
+  }
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  for (int ranks : {2, 3, 64}) {
+    SetUpDevice(ParseDevice("cpu"), 0, {/*rank=*/1, ranks});
+    EXPECT_EQ(GetNumThreads(), std::max(1, cores / ranks)) << ranks;
+  }
+  SetUpDevice(ParseDevice("cpu"), 3, {/*rank=*/1, 2});
+  EXPECT_EQ(GetNumThreads(), 3);  // a user's nthread stands
+  SetUpDevice(ParseDevice("cpu"), 0);
+  EXPECT_EQ(GetNumThreads(), std::max(1, cores));
 }
 
 }  // namespace

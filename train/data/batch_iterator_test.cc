@@ -36,15 +36,15 @@ std::unique_ptr<MemoryDataset> CountingDataset(index_t size,
   return set;
 }
 
-std::unique_ptr<BatchIterator> MakeIterator(index_t size, const ParamKwargs& kw,
-                                            const Shape<3>& shape = Shape3(1, 2,
-                                                                           3)) {
+std::unique_ptr<BatchIterator> MakeIterator(
+    index_t size, const ParamKwargs& kw,
+    const Shape<3>& shape = Shape3(1, 2, 3), BatchPart part = {}) {
   BatchIteratorParam batch;
   batch.InitAllowUnknown(kw);
   AugmentIteratorParam augment;
   augment.InitAllowUnknown(kw);
   return std::make_unique<BatchIterator>(CountingDataset(size, shape), batch,
-                                         augment);
+                                         augment, part);
 }
 
 // The instance of every real (not padding) row of a pass, checking that
@@ -195,6 +195,73 @@ TEST(BatchIteratorTest, IndexOffset) {
       3, {{"batch_size", "3"}, {"index_offset", "1000"}, {"silent", "1"}});
   ASSERT_TRUE(it->Next());
   EXPECT_EQ(it->Value().inst_index, (std::vector<index_t>{1000, 1001, 1002}));
+}
+
+// Split over `count` ranks, part p of every batch is rows [p, p + 1) *
+// batch_size / count of the whole batch: the same instances, the same
+// augmentation (random crops and mirrors), the same padding, over shuffled
+// passes with and without round_batch.
+TEST(BatchIteratorTest, PartsTogetherAreTheWholeBatch) {
+  TestRng rng;
+  for (int count = 1; count <= 4; ++count) {
+    const index_t size = rng.Int(3, 40);
+    const index_t batch_size = count * rng.Int(1, 5);
+    const bool round_batch = rng.Int(0, 1) == 1 && size >= batch_size;
+    const ParamKwargs kw = {{"batch_size", std::to_string(batch_size)},
+                            {"round_batch", round_batch ? "1" : "0"},
+                            {"shuffle", "1"},
+                            {"seed", std::to_string(rng.Int(0, 1000))},
+                            {"rand_crop", "1"},
+                            {"rand_mirror", "1"},
+                            {"input_shape", "1,3,3"},
+                            {"silent", "1"}};
+    SCOPED_TRACE(::testing::Message() << count << " parts of batches of "
+                                      << batch_size << " from " << size
+                                      << (round_batch ? ", round_batch" : ""));
+    const Shape<3> shape = Shape3(1, 4, 5);
+    auto whole = MakeIterator(size, kw, shape);
+    std::vector<std::unique_ptr<BatchIterator>> parts;
+    for (int p = 0; p < count; ++p) {
+      parts.push_back(MakeIterator(size, kw, shape, {p, count}));
+    }
+    const index_t rows = batch_size / count;
+    for (int pass = 0; pass < 3; ++pass) {
+      const std::vector<DataBatch> batches = ReadPass(whole.get());
+      for (int p = 0; p < count; ++p) {
+        const std::vector<DataBatch> part_batches = ReadPass(parts[p].get());
+        ASSERT_EQ(part_batches.size(), batches.size()) << "part " << p;
+        for (size_t b = 0; b < batches.size(); ++b) {
+          const DataBatch& all = batches[b];
+          const DataBatch& mine = part_batches[b];
+          ASSERT_EQ(mine.batch_size, rows);
+          const index_t first = p * rows;
+          const index_t real = all.batch_size - all.num_batch_padd;
+          EXPECT_EQ(mine.num_batch_padd,
+                    std::clamp<index_t>(first + rows - real, 0, rows))
+              << "part " << p << " batch " << b;
+          for (index_t r = 0; r < rows; ++r) {
+            ASSERT_EQ(mine.inst_index[r], all.inst_index[first + r]);
+            ASSERT_EQ(mine.label[r][0], all.label[first + r][0]);
+            const Tensor<cpu, 1, float> got = mine.data[r].FlatTo1D();
+            const Tensor<cpu, 1, float> want = all.data[first + r].FlatTo1D();
+            for (index_t j = 0; j < got.size(0); ++j) {
+              ASSERT_EQ(got[j], want[j]) << "pass " << pass << " part " << p
+                                         << " batch " << b << " row " << r;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BatchIteratorTest, RefusesABatchThePartsDoNotDivide) {
+  EXPECT_THAT(DataErrorOf([] {
+                MakeIterator(20, {{"batch_size", "10"}, {"silent", "1"}},
+                             Shape3(1, 2, 3), {0, 4});
+              }),
+              HasSubstr("key 'batch_size': 10 is the global batch, split over "
+                        "4 ranks, and 4 does not divide it"));
 }
 
 TEST(BatchIteratorTest, Errors) {

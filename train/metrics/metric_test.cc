@@ -234,6 +234,41 @@ TEST(MetricSet, PrintsCxxnetsForm) {
   EXPECT_THROW(missing.AddMetric("accuracy"), MetricError);
 }
 
+// The ranks of a data-parallel run each score their rows; their totals
+// added up and set on any rank's set give the metrics of all the rows.
+TEST(MetricSet, SummedTotalsGiveTheMetricsOfAllRows) {
+  Batch b(40, 5, 23);
+  std::mt19937 gen(29);
+  const index_t split = 1 + gen() % 38;
+  const std::vector<std::string> names = {"error", "logloss", "rec@2"};
+  MetricSet whole, first, second;
+  for (const std::string& name : names) {
+    whole.AddMetric(name);
+    first.AddMetric(name);
+    second.AddMetric(name);
+  }
+  const auto add = [&](MetricSet* set, index_t begin, index_t end) {
+    std::map<std::string, Tensor<cpu, 2, float>> fields = {
+        {"label", b.labels.Rows(begin, end)}};
+    set->Add(b.scores.Rows(begin, end), fields);
+  };
+  add(&whole, 0, 40);
+  add(&first, 0, split);
+  add(&second, split, 40);
+  std::vector<double> totals = first.Totals();
+  const std::vector<double> others = second.Totals();
+  ASSERT_EQ(totals.size(), 2 * names.size());
+  for (size_t i = 0; i < totals.size(); ++i) totals[i] += others[i];
+  second.SetTotals(totals);
+  const std::vector<MetricResult> want = whole.Results(),
+                                  got = second.Results();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(got[i].value, want[i].value, 1e-12) << want[i].label;
+  }
+  EXPECT_THROW(second.SetTotals({1.0}), MetricError);
+}
+
 }  // namespace
 }  // namespace metrics
 }  // namespace umbra
