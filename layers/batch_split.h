@@ -3,8 +3,9 @@
 // global batch): where its rows lie in the global batch, and how to sum a
 // vector over the ranks. A layer that draws random numbers per row (dropout,
 // rrelu) draws what a one-process run draws for those rows; a loss divides
-// by the share of its `batch_size` key that the rank holds; batch_norm with
-// `sync_bn = 1` normalises with the statistics of the global batch.
+// its gradient by the global batch, so that the ranks' gradients sum to the
+// global batch's; batch_norm with `sync_bn = 1` normalises with the
+// statistics of the global batch.
 //
 // Example:
 //

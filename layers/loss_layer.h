@@ -145,15 +145,11 @@ class LossLayer : public Layer<xpu, DType> {
     }
     return &field;
   }
-  // The divisor of the gradient: the input's batch, or the batch_size key
-  // (the global batch, in cxxnet's use) times the share of the global batch
-  // this rank holds when a batch is split over ranks (whose gradients are
-  // then summed and divided by their number).
+  // The divisor of the gradient: the batch_size key, else the batch, whole
+  // also when it is split over ranks (whose gradients are then summed).
   double GradientBatch() const {
-    const double local = this->in_shapes()[0][0];
-    if (!loss_param_.batch_size) return local;
-    return *loss_param_.batch_size * local /
-           this->context().split.Global(this->in_shapes()[0][0]);
+    if (loss_param_.batch_size) return *loss_param_.batch_size;
+    return this->context().split.Global(this->in_shapes()[0][0]);
   }
 
   // The class index of row i of host labels (softmax, on either device); a

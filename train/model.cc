@@ -10,9 +10,9 @@
 namespace umbra {
 namespace train {
 
-std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+std::unique_ptr<dist::AsyncAllreduce> NewGradientAllreduce(
     cpu*, dist::Communicator& ranks) {
-  return ranks.NewAverager();
+  return ranks.NewAllreduce();
 }
 
 template class ModelOn<cpu>;

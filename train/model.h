@@ -65,8 +65,8 @@ class Model {
   // The sum of the loss layers' losses of the last Forward with labels.
   virtual double Loss() = 0;
   // Backward through the net; the weight gradients accumulate. With
-  // several ranks, a model made for training then holds the gradients
-  // averaged over them.
+  // several ranks, a model made for training then holds the sum of the
+  // ranks' gradients: the global batch's.
   virtual void Backprop() = 0;
   // Seconds Backprop spent waiting for the ranks' gradients since the last
   // call (0 for one rank).
@@ -109,7 +109,7 @@ std::map<std::string, Tensor<cpu, 2, float>> HostLabelFields(
 // CheckConfig), for batches of `input_shapes`, with an updater when
 // `training`. With several `ranks` the batches are a rank's share of each
 // global batch (train/dist): the layers know their rows, and a training
-// model averages its gradients over the ranks. Throws ConfigError, at
+// model sums its gradients over the ranks. Throws ConfigError, at
 // `dev` when this binary has no model for the device.
 std::unique_ptr<Model> CreateModel(const CheckedConfig& checked,
                                    const std::vector<Shape<4>>& input_shapes,

@@ -4,7 +4,7 @@
 // the net on the gpu only fills, copies and adds tensors, and runs the
 // layers (//layers/gpu) and updaters (//train/optim:updaters_gpu) that nvcc
 // compiled.
-#include "train/dist/nccl_averager.h"
+#include "train/dist/nccl_allreduce.h"
 #include "train/model_impl.h"
 #include "train/net/net_checkpoint_impl.h"
 #include "train/net/network_impl.h"
@@ -12,9 +12,9 @@
 namespace umbra {
 namespace train {
 
-std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+std::unique_ptr<dist::AsyncAllreduce> NewGradientAllreduce(
     gpu*, dist::Communicator& ranks) {
-  return dist::NewNcclAverager(ranks);
+  return dist::NewNcclAllreduce(ranks);
 }
 
 template class BasicNetwork<gpu>;

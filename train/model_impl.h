@@ -23,11 +23,11 @@
 namespace umbra {
 namespace train {
 
-// The averager of gradient buckets in the device's memory: MPI's on the
+// The allreduce of gradient buckets in the device's memory: MPI's on the
 // cpu (model.cc), NCCL's on the gpu (model_gpu.cc).
-std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+std::unique_ptr<dist::AsyncAllreduce> NewGradientAllreduce(
     cpu*, dist::Communicator& ranks);
-std::unique_ptr<dist::AsyncAverager> NewGradientAverager(
+std::unique_ptr<dist::AsyncAllreduce> NewGradientAllreduce(
     gpu*, dist::Communicator& ranks);
 
 template <typename xpu>
@@ -41,9 +41,9 @@ class ModelOn : public Model {
                              Split(ranks, input_shapes[0][0]))),
         label_fields_(checked.param.label_fields) {
     if (!training || ranks.size() == 1) return;
-    averager_ = NewGradientAverager(static_cast<xpu*>(nullptr), ranks);
+    allreduce_ = NewGradientAllreduce(static_cast<xpu*>(nullptr), ranks);
     reducer_ = std::make_unique<dist::GradientReducer<xpu>>(
-        net().WeightsByLayer(), averager_.get(),
+        net().WeightsByLayer(), allreduce_.get(),
         static_cast<size_t>(checked.param.dist_bucket_mb * (1 << 20)),
         checked.param.dist_overlap);
   }
@@ -145,11 +145,11 @@ class ModelOn : public Model {
 
   dist::CommunicatorRankSum<xpu> rank_sum_;
   BuiltNet<xpu> built_;
-  // With several ranks and training: how the gradients are averaged (the
-  // averager goes first: it waits for what it started on the reducer's
+  // With several ranks and training: how the gradients are summed (the
+  // allreduce goes first: it waits for what it started on the reducer's
   // buffers).
   std::unique_ptr<dist::GradientReducer<xpu>> reducer_;
-  std::unique_ptr<dist::AsyncAverager> averager_;
+  std::unique_ptr<dist::AsyncAllreduce> allreduce_;
   std::vector<LabelField> label_fields_;
   // gpu: the device copies of the label fields, by name.
   std::map<std::string, TensorContainer<xpu, 2, float>> device_labels_;

@@ -234,7 +234,7 @@ void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
 
 void Trainer::Train() {
   const int first_round = PrepareTraining();
-  BroadcastWeights();
+  BroadcastModel();
   const int last_round =
       std::min(checked_.param.num_round, checked_.param.max_round);
   if (ranks_.rank() == 0) PrepareModelDir(first_round, last_round);
@@ -256,6 +256,8 @@ void Trainer::Train() {
                           : 0.0};
     ranks_.SumInPlace(totals, 2);
     SumOverRanks(&train_metrics_);
+    CheckWeightsAgree(round + 1);
+    BroadcastModel();
     RoundFigures figures;
     figures.round = round + 1;
     figures.images_per_second =
@@ -271,7 +273,6 @@ void Trainer::Train() {
             .count();
     out_ << FormatRoundLine(figures) << std::endl;
     history_.push_back(figures);
-    CheckWeightsAgree(round + 1);
     if (!checked_.param.model_dir.empty() && ranks_.rank() == 0) {
       AppendMetricsCsv(ModelDir() + "/metrics.csv", figures);
       const bool periodic = checked_.param.save_model > 0 &&

@@ -44,7 +44,8 @@
 // share of every batch (batch_size is the global batch), the model averages
 // the gradients over the ranks, so every rank makes the same update and
 // the weights stay identical (rank 0's are broadcast at the start;
-// dist_check compares checksums every round). Metrics are summed over the
+// dist_check compares checksums every round; rank 0's layer states are
+// broadcast after every training pass). Metrics are summed over the
 // ranks; rank 0 alone prints, writes metrics.csv and checkpoints, and
 // reads the checkpoints it resumes from (model_dir may be on its machine
 // only). A checkpoint does not depend on the number of ranks.
@@ -142,8 +143,10 @@ class Trainer {
   std::optional<std::string> SharedNewestCheckpoint() const;
   // The checkpoint at `path` as rank 0 reads it, on every rank.
   Checkpoint ReadSharedCheckpoint(const std::string& path) const;
-  // Gives every rank rank 0's weights.
-  void BroadcastWeights();
+  // Gives every rank rank 0's weights and layer states (batch_norm's
+  // moving averages, which each rank keeps from its own rows unless
+  // sync_bn: as PyTorch's DDP broadcasts its buffers).
+  void BroadcastModel();
   // Replaces `set`'s totals by their sums over the ranks.
   void SumOverRanks(metrics::MetricSet* set);
   // With dist_check: a TrainingError naming the first weight whose bytes

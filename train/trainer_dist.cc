@@ -79,7 +79,7 @@ Checkpoint Trainer::ReadSharedCheckpoint(const std::string& path) const {
   return checkpoint;
 }
 
-void Trainer::BroadcastWeights() {
+void Trainer::BroadcastModel() {
   if (ranks_.size() == 1) return;
   std::string bytes;
   if (ranks_.rank() == 0) {

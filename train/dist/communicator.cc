@@ -10,8 +10,8 @@ namespace umbra {
 namespace dist {
 namespace {
 
-// Averaging over one rank leaves every value as it is.
-class SingleProcessAverager : public AsyncAverager {
+// Summing over one rank leaves every value as it is.
+class SingleProcessAllreduce : public AsyncAllreduce {
  public:
   void Start(float* values, size_t count) override {}
   void Progress() override {}
@@ -29,8 +29,8 @@ int LaunchedRanks() {
 
 }  // namespace
 
-std::unique_ptr<AsyncAverager> SingleProcess::NewAverager() {
-  return std::make_unique<SingleProcessAverager>();
+std::unique_ptr<AsyncAllreduce> SingleProcess::NewAllreduce() {
+  return std::make_unique<SingleProcessAllreduce>();
 }
 
 void SingleProcess::Abort(int code) { std::exit(code); }

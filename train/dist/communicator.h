@@ -15,8 +15,8 @@
 //   ranks->SumInPlace(totals, 2);                 // over every rank
 //   std::string bytes = rank == 0 ? ReadFile(path) : "";
 //   ranks->Broadcast(&bytes, /*root=*/0);         // rank 0's, everywhere
-//   std::unique_ptr<AsyncAverager> avg = ranks->NewAverager();
-//   avg->Start(gradient, count);  ...  avg->WaitAll();
+//   std::unique_ptr<AsyncAllreduce> sum = ranks->NewAllreduce();
+//   sum->Start(gradient, count);  ...  sum->WaitAll();
 #ifndef UMBRA_TRAIN_DIST_COMMUNICATOR_H_
 #define UMBRA_TRAIN_DIST_COMMUNICATOR_H_
 
@@ -37,20 +37,20 @@ class DistError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Averages float buffers over the ranks while the caller goes on (the
-// gradient buckets of a backward pass). Start the same buffers in the same
-// order on every rank; a buffer must not be touched from Start until
-// WaitAll returns.
-class AsyncAverager {
+// Sums float buffers over the ranks while the caller goes on (the gradient
+// buckets of a backward pass). Start the same buffers in the same order on
+// every rank; a buffer must not be touched from Start until WaitAll
+// returns.
+class AsyncAllreduce {
  public:
-  virtual ~AsyncAverager() = default;
-  // Starts replacing values[0, count) by the mean over the ranks of every
+  virtual ~AsyncAllreduce() = default;
+  // Starts replacing values[0, count) by the sum over the ranks of every
   // rank's values[0, count).
   virtual void Start(float* values, size_t count) = 0;
-  // Lets the started averages move on without waiting for them (MPI moves
+  // Lets the started sums move on without waiting for them (MPI moves
   // non-blocking collectives only inside its calls).
   virtual void Progress() = 0;
-  // Returns when every started average is complete.
+  // Returns when every started sum is complete.
   virtual void WaitAll() = 0;
 };
 
@@ -74,8 +74,8 @@ class Communicator {
   virtual void SumInPlace(float* values, size_t count) = 0;
   // Every rank's `value`, by rank.
   virtual std::vector<uint64_t> AllGather(uint64_t value) = 0;
-  // An averager of buffers in host memory.
-  virtual std::unique_ptr<AsyncAverager> NewAverager() = 0;
+  // An AsyncAllreduce of buffers in host memory.
+  virtual std::unique_ptr<AsyncAllreduce> NewAllreduce() = 0;
 
   // Ends every rank of the job with exit status `code`: what a rank that
   // failed calls, so that no other rank waits for it in a collective.
@@ -94,7 +94,7 @@ class SingleProcess : public Communicator {
   void SumInPlace(double* values, size_t count) override {}
   void SumInPlace(float* values, size_t count) override {}
   std::vector<uint64_t> AllGather(uint64_t value) override { return {value}; }
-  std::unique_ptr<AsyncAverager> NewAverager() override;
+  std::unique_ptr<AsyncAllreduce> NewAllreduce() override;
   [[noreturn]] void Abort(int code) override;
 };
 

@@ -1,23 +1,28 @@
-// GradientReducer<xpu>: averages a net's weight gradients over the ranks of
-// a data-parallel run during its backward pass, as PyTorch's DDP and
-// Horovod do. The weights are grouped in buckets of about `bucket_bytes`,
-// in the order the backward pass finishes them (last layer first); a
-// bucket's average starts as soon as the layers that fill it are done, and
-// runs while the backward pass goes on through the earlier layers. Finish()
-// waits for the rest and leaves every gradient the mean over the ranks of
+// GradientReducer<xpu>: sums a net's weight gradients over the ranks of a
+// data-parallel run during its backward pass, as PyTorch's DDP and Horovod
+// do. Each rank's loss is its rows' share of the global batch's mean loss
+// (layers/batch_split.h), so the sum is the gradient of the global batch.
+// The weights go in buckets, in the order the backward pass finishes them
+// (last layer first); a bucket's sum starts as soon as the layers that fill
+// it are done, and runs while the backward pass goes on through the earlier
+// layers. Finish() waits for the rest and leaves every gradient the sum of
 // the ranks' gradients, the same on every rank.
+//
+// A weight of kPackBelowBytes or more is summed alone, in its gradient's
+// own memory; smaller ones are packed into a buffer, up to `bucket_bytes`
+// a bucket, so that one collective carries many (the copy costs less than
+// a collective's latency only for small weights).
 //
 // Every rank must build the reducer from the same net and report the same
 // layers in the same order, so that the buckets start in one order
-// everywhere. A bucket of one weight is averaged in the gradient's own
-// memory; a bucket of several is packed into a buffer first.
+// everywhere.
 //
 // Example:
 //
-//   GradientReducer<cpu> reducer(net.WeightsByLayer(), averager.get(),
+//   GradientReducer<cpu> reducer(net.WeightsByLayer(), allreduce.get(),
 //                                /*bucket_bytes=*/4 << 20, /*overlap=*/true);
 //   net.Backprop([&](size_t layer) { reducer.LayerDone(layer); });
-//   reducer.Finish();   // gradients averaged: update the weights
+//   reducer.Finish();   // gradients summed: update the weights
 #ifndef UMBRA_TRAIN_DIST_GRADIENT_REDUCER_H_
 #define UMBRA_TRAIN_DIST_GRADIENT_REDUCER_H_
 
@@ -38,30 +43,39 @@ class GradientReducer {
  public:
   using Weight = layers::WeightRef<xpu, float>;
 
+  static constexpr size_t kPackBelowBytes = 256 << 10;
+
   // `weights_by_layer[i]`: the weights whose gradients are complete once
-  // layer i's backward pass is (those layer i owns). `averager` averages
+  // layer i's backward pass is (those layer i owns). `allreduce` sums
   // buffers in xpu's memory and must outlive the reducer. Without `overlap`
   // every bucket starts in Finish().
   GradientReducer(const std::vector<std::vector<Weight>>& weights_by_layer,
-                  AsyncAverager* averager, size_t bucket_bytes, bool overlap)
-      : averager_(averager), overlap_(overlap) {
-    Bucket bucket;
-    size_t bytes = 0;
+                  AsyncAllreduce* allreduce, size_t bucket_bytes, bool overlap)
+      : allreduce_(allreduce), overlap_(overlap) {
+    Bucket packed;
+    size_t packed_bytes = 0;
     for (size_t layer = weights_by_layer.size(); layer-- > 0;) {
       const std::vector<Weight>& weights = weights_by_layer[layer];
       for (auto weight = weights.rbegin(); weight != weights.rend();
            ++weight) {
-        bucket.weights.push_back(*weight);
-        bucket.last_layer = layer;
-        bytes += weight->grad.shape_.Size() * sizeof(float);
-        if (bytes >= bucket_bytes) {
-          AddBucket(std::move(bucket));
-          bucket = Bucket();
-          bytes = 0;
+        const size_t bytes = weight->grad.shape_.Size() * sizeof(float);
+        if (bytes >= kPackBelowBytes) {
+          // Its own bucket, which starts with this layer: before the packed
+          // one still filling, whose earliest layer comes later.
+          AddBucket({{*weight}, layer});
+          continue;
+        }
+        packed.weights.push_back(*weight);
+        packed.last_layer = layer;
+        packed_bytes += bytes;
+        if (packed_bytes >= bucket_bytes) {
+          AddBucket(std::move(packed));
+          packed = Bucket();
+          packed_bytes = 0;
         }
       }
     }
-    if (!bucket.weights.empty()) AddBucket(std::move(bucket));
+    if (!packed.weights.empty()) AddBucket(std::move(packed));
   }
 
   // Layer `layer` has finished its backward pass (layers come last first):
@@ -72,16 +86,16 @@ class GradientReducer {
       Start(&buckets_[next_++]);
     }
     const auto begin = std::chrono::steady_clock::now();
-    averager_->Progress();
+    allreduce_->Progress();
     AddWait(begin);
   }
 
-  // Starts what is left, waits for every average and writes them into the
+  // Starts what is left, waits for every sum and writes them into the
   // gradients.
   void Finish() {
     while (next_ < buckets_.size()) Start(&buckets_[next_++]);
     const auto begin = std::chrono::steady_clock::now();
-    averager_->WaitAll();
+    allreduce_->WaitAll();
     AddWait(begin);
     for (Bucket& bucket : buckets_) {
       if (bucket.buffer.shape_.Size() == 0) continue;
@@ -95,8 +109,8 @@ class GradientReducer {
     next_ = 0;
   }
 
-  // Seconds spent waiting for the averages (in LayerDone and Finish) since
-  // the last call.
+  // Seconds spent waiting for the sums (in LayerDone and Finish) since the
+  // last call.
   double TakeWaitSeconds() {
     const double seconds = wait_seconds_;
     wait_seconds_ = 0;
@@ -118,7 +132,7 @@ class GradientReducer {
     std::vector<Weight> weights;
     // The earliest layer among the weights' (done last).
     size_t last_layer = 0;
-    // Empty for a bucket of one weight, averaged in place.
+    // Empty for a bucket of one weight, summed in place.
     TensorContainer<xpu, 1, float> buffer{false};
   };
 
@@ -136,7 +150,7 @@ class GradientReducer {
   void Start(Bucket* bucket) {
     if (bucket->buffer.shape_.Size() == 0) {
       Tensor<xpu, 1, float> grad = bucket->weights.front().grad;
-      averager_->Start(grad.dptr_, grad.shape_.Size());
+      allreduce_->Start(grad.dptr_, grad.shape_.Size());
       return;
     }
     index_t offset = 0;
@@ -145,7 +159,7 @@ class GradientReducer {
       Copy(bucket->buffer.Slice(offset, offset + size), weight.grad);
       offset += size;
     }
-    averager_->Start(bucket->buffer.dptr_, bucket->buffer.shape_.Size());
+    allreduce_->Start(bucket->buffer.dptr_, bucket->buffer.shape_.Size());
   }
 
   void AddWait(std::chrono::steady_clock::time_point begin) {
@@ -154,7 +168,7 @@ class GradientReducer {
                          .count();
   }
 
-  AsyncAverager* averager_;
+  AsyncAllreduce* allreduce_;
   bool overlap_;
   std::vector<Bucket> buckets_;
   // The first bucket not started in this backward pass.

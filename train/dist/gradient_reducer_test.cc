@@ -1,10 +1,12 @@
 // GradientReducer: buckets in the order backward finishes the weights,
 // each started as soon as its earliest layer is done (or all in Finish
-// without overlap), and every gradient averaged exactly once per pass.
+// without overlap), large weights alone in their own memory, and every
+// gradient summed exactly once per pass.
 #include "train/dist/gradient_reducer.h"
 
 #include <memory>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -15,9 +17,9 @@ namespace umbra {
 namespace dist {
 namespace {
 
-// Stands in for the other ranks: "averages" a buffer to 2 * value + 1 when
-// waited for, so a value averaged twice, or never, shows.
-class FakeAverager : public AsyncAverager {
+// Stands in for the other ranks: "sums" a buffer to 2 * value + 1 when
+// waited for, so a value summed twice, or never, shows.
+class FakeAllreduce : public AsyncAllreduce {
  public:
   void Start(float* values, size_t count) override {
     started.push_back({values, count});
@@ -36,13 +38,23 @@ class FakeAverager : public AsyncAverager {
   int progressed = 0;
 };
 
-class GradientReducerTest : public ::testing::TestWithParam<bool> {
+// How a net's weights go into buckets, and when each bucket starts.
+struct Layout {
+  size_t bucket_bytes;
+  // Weights per bucket, in the order they start.
+  std::vector<size_t> bucket_sizes;
+  // Buckets started once layers 3, 2, 1 and 0 are done, with overlap.
+  std::vector<size_t> started_after;
+};
+
+class GradientReducerTest
+    : public ::testing::TestWithParam<std::tuple<Layout, bool>> {
  protected:
-  // Layer 0: w0 (300) and b0 (10); layer 1: none; layer 2: w2 (1000) and
-  // b2 (5); layer 3: w3 (600): buckets of 2000 bytes are {w3} (alone, in
-  // place), {b2, w2} and {b0, w0}.
+  // Layer 0: w0 (300 floats) and b0 (10); layer 1: a weight of 70000
+  // floats, more than kPackBelowBytes; layer 2: w2 (1000) and b2 (5);
+  // layer 3: w3 (600).
   GradientReducerTest() {
-    for (index_t size : {300, 10, 1000, 5, 600}) {
+    for (index_t size : {300, 10, 70000, 1000, 5, 600}) {
       grads_.push_back(std::make_unique<TensorContainer<cpu, 1, float>>(
           Shape1(size)));
     }
@@ -51,11 +63,13 @@ class GradientReducerTest : public ::testing::TestWithParam<bool> {
       ref.grad = grads_[k]->view();
       return ref;
     };
-    by_layer_ = {{weight(0), weight(1)}, {}, {weight(2), weight(3)},
-                 {weight(4)}};
+    by_layer_ = {{weight(0), weight(1)},
+                 {weight(2)},
+                 {weight(3), weight(4)},
+                 {weight(5)}};
   }
 
-  // Fresh random gradients; returns what averaging should make of them.
+  // Fresh random gradients; returns what summing should make of them.
   std::vector<std::vector<float>> FillGradients(std::mt19937* rng) {
     std::normal_distribution<float> normal;
     std::vector<std::vector<float>> want;
@@ -73,31 +87,24 @@ class GradientReducerTest : public ::testing::TestWithParam<bool> {
   std::vector<std::vector<layers::WeightRef<cpu, float>>> by_layer_;
 };
 
-TEST_P(GradientReducerTest, AveragesEveryGradientOncePerPass) {
-  const bool overlap = GetParam();
+TEST_P(GradientReducerTest, SumsEveryGradientOncePerPass) {
+  const auto& [layout, overlap] = GetParam();
   const test::ScopedTestSeed seed;
   std::mt19937 rng(seed.value());
-  FakeAverager averager;
-  GradientReducer<cpu> reducer(by_layer_, &averager, 2000, overlap);
-  EXPECT_EQ(reducer.BucketSizes(), (std::vector<size_t>{1, 2, 2}));
+  FakeAllreduce allreduce;
+  GradientReducer<cpu> reducer(by_layer_, &allreduce, layout.bucket_bytes,
+                               overlap);
+  EXPECT_EQ(reducer.BucketSizes(), layout.bucket_sizes);
   for (int pass = 0; pass < 2; ++pass) {
     const std::vector<std::vector<float>> want = FillGradients(&rng);
-    // Buckets started after each layer's backward (layers 3, 2, 1, 0).
-    const std::vector<size_t> started_after =
-        overlap ? std::vector<size_t>{1, 2, 2, 3}
-                : std::vector<size_t>{0, 0, 0, 0};
     for (int layer = 3; layer >= 0; --layer) {
       reducer.LayerDone(layer);
-      EXPECT_EQ(averager.started.size(), started_after[3 - layer])
+      EXPECT_EQ(allreduce.started.size(),
+                overlap ? layout.started_after[3 - layer] : 0u)
           << "after layer " << layer;
     }
-    if (overlap) {
-      // The lone w3 is averaged in its own memory.
-      EXPECT_EQ(averager.started[0].first, grads_[4]->dptr_);
-      EXPECT_EQ(averager.started[0].second, 600u);
-    }
     reducer.Finish();
-    EXPECT_EQ(averager.finished, 3u * (pass + 1));
+    EXPECT_EQ(allreduce.finished, layout.bucket_sizes.size() * (pass + 1));
     for (size_t k = 0; k < grads_.size(); ++k) {
       for (index_t i = 0; i < grads_[k]->size(0); ++i) {
         ASSERT_EQ((*grads_[k])[i], want[k][i]) << "weight " << k << "[" << i
@@ -109,7 +116,37 @@ TEST_P(GradientReducerTest, AveragesEveryGradientOncePerPass) {
   EXPECT_EQ(reducer.TakeWaitSeconds(), 0.0);  // taken: counts from zero
 }
 
-INSTANTIATE_TEST_SUITE_P(Overlap, GradientReducerTest, ::testing::Bool());
+TEST(GradientReducerTest, SumsALargeWeightInItsOwnMemory) {
+  TensorContainer<cpu, 1, float> small1(Shape1(10), 1.0f);
+  TensorContainer<cpu, 1, float> small2(Shape1(20), 1.0f);
+  TensorContainer<cpu, 1, float> large(
+      Shape1(GradientReducer<cpu>::kPackBelowBytes / sizeof(float)), 1.0f);
+  std::vector<layers::WeightRef<cpu, float>> weights(3);
+  weights[0].grad = small1.view();
+  weights[1].grad = large.view();
+  weights[2].grad = small2.view();
+  FakeAllreduce allreduce;
+  GradientReducer<cpu> reducer({weights}, &allreduce, 1 << 30, true);
+  reducer.LayerDone(0);
+  ASSERT_EQ(allreduce.started.size(), 2u);
+  EXPECT_EQ(allreduce.started[0].first, large.dptr_);
+  // The small ones, packed: a buffer of their 30 floats.
+  EXPECT_NE(allreduce.started[1].first, small1.dptr_);
+  EXPECT_NE(allreduce.started[1].first, small2.dptr_);
+  EXPECT_EQ(allreduce.started[1].second, 30u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, GradientReducerTest,
+    ::testing::Combine(
+        ::testing::Values(
+            // w3 fills a bucket alone; {b2, w2} another; the large weight
+            // goes alone; {b0, w0} is what is left.
+            Layout{2000, {1, 2, 1, 2}, {1, 2, 3, 4}},
+            // One packed bucket of all the small weights, which starts
+            // only with layer 0, after the large weight's.
+            Layout{8000, {1, 5}, {0, 0, 1, 2}}),
+        ::testing::Bool()));
 
 }  // namespace
 }  // namespace dist

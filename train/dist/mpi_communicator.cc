@@ -5,7 +5,6 @@
 #include <climits>
 #include <cstdlib>
 #include <exception>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -26,11 +25,11 @@ void InPieces(size_t total, const Fn& fn) {
   }
 }
 
-// Non-blocking sums of host buffers, scaled to means when they complete.
-class MpiAverager : public AsyncAverager {
+// Non-blocking sums of host buffers.
+class MpiAllreduce : public AsyncAllreduce {
  public:
-  MpiAverager(MPI_Comm comm, int ranks) : comm_(comm), ranks_(ranks) {}
-  ~MpiAverager() override {
+  explicit MpiAllreduce(MPI_Comm comm) : comm_(comm) {}
+  ~MpiAllreduce() override {
     // A pending request must complete before its buffer goes; but not while
     // an error unwinds the trainer: the job is about to be aborted, and the
     // other ranks may never complete it (Open MPI moves requests only
@@ -47,7 +46,6 @@ class MpiAverager : public AsyncAverager {
       MPI_Iallreduce(MPI_IN_PLACE, values + offset, piece, MPI_FLOAT, MPI_SUM,
                      comm_, &requests_.back());
     });
-    buffers_.emplace_back(values, count);
   }
   void Progress() override {
     if (requests_.empty()) return;
@@ -59,18 +57,11 @@ class MpiAverager : public AsyncAverager {
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(),
                 MPI_STATUSES_IGNORE);
     requests_.clear();
-    const float ranks = static_cast<float>(ranks_);
-    for (const auto& [values, count] : buffers_) {
-      for (size_t i = 0; i < count; ++i) values[i] /= ranks;
-    }
-    buffers_.clear();
   }
 
  private:
   MPI_Comm comm_;
-  int ranks_;
   std::vector<MPI_Request> requests_;
-  std::vector<std::pair<float*, size_t>> buffers_;
 };
 
 class MpiCommunicator : public Communicator {
@@ -125,8 +116,8 @@ class MpiCommunicator : public Communicator {
                   MPI_COMM_WORLD);
     return all;
   }
-  std::unique_ptr<AsyncAverager> NewAverager() override {
-    return std::make_unique<MpiAverager>(MPI_COMM_WORLD, size_);
+  std::unique_ptr<AsyncAllreduce> NewAllreduce() override {
+    return std::make_unique<MpiAllreduce>(MPI_COMM_WORLD);
   }
   [[noreturn]] void Abort(int code) override {
     MPI_Abort(MPI_COMM_WORLD, code);

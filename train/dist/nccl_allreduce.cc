@@ -1,4 +1,4 @@
-#include "train/dist/nccl_averager.h"
+#include "train/dist/nccl_allreduce.h"
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -26,9 +26,9 @@ void CheckCuda(cudaError_t result, const char* call) {
   }
 }
 
-class NcclAverager : public AsyncAverager {
+class NcclAllreduce : public AsyncAllreduce {
  public:
-  explicit NcclAverager(Communicator& ranks) {
+  explicit NcclAllreduce(Communicator& ranks) {
     ncclUniqueId id;
     std::string bytes(sizeof(id), '\0');
     if (ranks.rank() == 0) {
@@ -40,14 +40,14 @@ class NcclAverager : public AsyncAverager {
     CheckNccl(ncclCommInitRank(&comm_, ranks.size(), id, ranks.rank()),
               "ncclCommInitRank");
   }
-  ~NcclAverager() override {
+  ~NcclAllreduce() override {
     // Unchecked: destructors must not throw.
     cudaStreamSynchronize(kComputeStream);
     ncclCommDestroy(comm_);
   }
 
   void Start(float* values, size_t count) override {
-    CheckNccl(ncclAllReduce(values, values, count, ncclFloat, ncclAvg, comm_,
+    CheckNccl(ncclAllReduce(values, values, count, ncclFloat, ncclSum, comm_,
                             kComputeStream),
               "ncclAllReduce");
   }
@@ -65,8 +65,8 @@ class NcclAverager : public AsyncAverager {
 
 }  // namespace
 
-std::unique_ptr<AsyncAverager> NewNcclAverager(Communicator& ranks) {
-  return std::make_unique<NcclAverager>(ranks);
+std::unique_ptr<AsyncAllreduce> NewNcclAllreduce(Communicator& ranks) {
+  return std::make_unique<NcclAllreduce>(ranks);
 }
 
 }  // namespace dist
