@@ -46,8 +46,8 @@ void SetUpDevice(DeviceChoice device, int nthread, LocalRanks local) {
     if (device.ordinal != 0) {
       throw DeviceError(absl::StrCat(
           "dev = gpu:", device.ordinal, " with ", local.size,
-          " ranks on this machine: every rank would use GPU ",
-          device.ordinal, "; write dev = gpu (local rank r uses GPU r)"));
+          " ranks on this machine: every rank would use GPU ", device.ordinal,
+          "; write dev = gpu (local rank r uses GPU r)"));
     }
     device.ordinal = local.rank;
   }

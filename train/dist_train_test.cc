@@ -85,8 +85,7 @@ class DistTrainTest : public ::testing::Test {
   // mpirun with dist = mpi, or, with ranks = 0, as one process without
   // mpirun (dist = none).
   Job Train(const std::string& dir, const std::string& config, int ranks,
-            const std::vector<std::string>& args,
-            const std::string& mca = "") {
+            const std::vector<std::string>& args, const std::string& mca = "") {
     WriteText(dir + "/net.conf", config);
     const std::string command = ranks == 0 ? Trainer() : Mpirun(ranks, mca);
     return Shell(absl::StrCat(command, " ", dir, "/net.conf ",
@@ -164,8 +163,8 @@ layer[out->out] = softmax
 
 TEST_F(DistTrainTest, AnyNumberOfRanksTrainsTheWeightsOfOneProcess) {
   for (const auto& [net, config] :
-       {std::pair<std::string, std::string (*)(const std::string&)>{
-            "mlp", MlpConfig},
+       {std::pair<std::string, std::string (*)(const std::string&)>{"mlp",
+                                                                    MlpConfig},
         {"conv", ConvConfig}}) {
     std::map<int, std::string> outputs;
     const std::string one = NewTestDir(net + "_one_process");
@@ -176,8 +175,8 @@ TEST_F(DistTrainTest, AnyNumberOfRanksTrainsTheWeightsOfOneProcess) {
       ASSERT_EQ(job.status, 0) << net << " on " << ranks << " ranks:\n"
                                << job.output;
       if (ranks > 0) {
-        EXPECT_TRUE(absl::StrContains(job.output,
-                                      absl::StrCat("ranks:", ranks, "\t")))
+        EXPECT_TRUE(
+            absl::StrContains(job.output, absl::StrCat("ranks:", ranks, "\t")))
             << job.output;
         ExpectSameWeights(one + "/models/0002.model",
                           dir + "/models/0002.model");
@@ -234,8 +233,8 @@ TEST_F(DistTrainTest, RefusesMpirunWithoutDist) {
   WriteText(dir + "/net.conf", MlpConfig(dir));
   const Job job = Shell(Mpirun(2) + " " + dir + "/net.conf");
   EXPECT_NE(job.status, 0);
-  EXPECT_TRUE(absl::StrContains(
-      job.output, "mpirun started 2 processes but dist = none"))
+  EXPECT_TRUE(absl::StrContains(job.output,
+                                "mpirun started 2 processes but dist = none"))
       << job.output;
 }
 
@@ -244,12 +243,12 @@ TEST_F(DistTrainTest, RefusesRanksWithDifferentConfigs) {
   WriteText(dir + "/net.conf", MlpConfig(dir));
   const std::string run =
       absl::StrCat(Trainer(), " ", dir, "/net.conf dist=mpi");
-  const Job job = Shell(absl::StrCat(
-      "mpirun --oversubscribe --bind-to none -np 1 ", run, " : -np 1 ", run,
-      " seed=4"));
+  const Job job =
+      Shell(absl::StrCat("mpirun --oversubscribe --bind-to none -np 1 ", run,
+                         " : -np 1 ", run, " seed=4"));
   EXPECT_NE(job.status, 0);
-  EXPECT_TRUE(absl::StrContains(job.output,
-                                "rank 1 runs another config than rank 0"))
+  EXPECT_TRUE(
+      absl::StrContains(job.output, "rank 1 runs another config than rank 0"))
       << job.output;
 }
 
@@ -320,9 +319,9 @@ layer[out->out] = softmax
       output.append(buffer, got);
     }
     const int status = pclose(job);
-    const double seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - killed)
-                               .count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - killed)
+            .count();
     EXPECT_LT(seconds, 30.0) << output;
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << output;
     EXPECT_FALSE(std::ifstream(dir + "/models/0006.model")) << output;

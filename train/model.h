@@ -34,8 +34,8 @@
 #include "param/type_registry.h"
 #include "tensor/tensor.h"
 #include "train/data/data_batch.h"
-#include "train/dist/communicator.h"
 #include "train/device.h"
+#include "train/dist/communicator.h"
 #include "train/net/checkpoint.h"
 #include "train/net_setup.h"
 

@@ -139,8 +139,7 @@ class ModelOn : public Model {
   // nothing when there is one rank.
   NetSplit<xpu> Split(const dist::Communicator& ranks, index_t local_rows) {
     if (ranks.size() == 1) return {};
-    return {{local_rows * ranks.rank(), local_rows * ranks.size()},
-            &rank_sum_};
+    return {{local_rows * ranks.rank(), local_rows * ranks.size()}, &rank_sum_};
   }
 
   dist::CommunicatorRankSum<xpu> rank_sum_;

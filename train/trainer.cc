@@ -187,10 +187,10 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
   }
 
   metric_nodes_ = CheckMetrics(checked_, shape_data->label_width());
-  model_ = CreateModel(checked_,
-                       InputShapes(config, param, *shape_data, *shape_chain,
-                                   ranks_.size()),
-                       IsTraining(param), ranks_);
+  model_ = CreateModel(
+      checked_,
+      InputShapes(config, param, *shape_data, *shape_chain, ranks_.size()),
+      IsTraining(param), ranks_);
   if (!param.silent) out_ << model_->Summary() << std::flush;
   for (const MetricSpec& spec : param.metrics) {
     if (param.eval_train) train_metrics_.AddMetric(spec.name, spec.field);
@@ -250,10 +250,9 @@ void Trainer::Train() {
                                       round_start)
             .count();
     // Over the ranks: the instances, and each rank's share of waiting.
-    double totals[2] = {
-        static_cast<double>(instances),
-        train_seconds > 0 ? model_->TakeCommWaitSeconds() / train_seconds
-                          : 0.0};
+    const double wait_seconds = model_->TakeCommWaitSeconds();
+    double totals[2] = {static_cast<double>(instances),
+                        train_seconds > 0 ? wait_seconds / train_seconds : 0.0};
     ranks_.SumInPlace(totals, 2);
     SumOverRanks(&train_metrics_);
     CheckWeightsAgree(round + 1);

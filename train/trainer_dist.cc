@@ -66,15 +66,14 @@ Checkpoint Trainer::ReadSharedCheckpoint(const std::string& path) const {
   if (ranks_.size() == 1) return ReadCheckpoint(path);
   std::string bytes;
   if (ranks_.rank() == 0 && !ReadCheckpoint(path).SerializeToString(&bytes)) {
-    throw CheckpointError(absl::StrCat("cannot send checkpoint '", path,
-                                       "' to the other ranks"));
+    throw CheckpointError(
+        absl::StrCat("cannot send checkpoint '", path, "' to the other ranks"));
   }
   ranks_.Broadcast(&bytes, 0);
   Checkpoint checkpoint;
   if (!checkpoint.ParseFromString(bytes)) {
-    throw CheckpointError(absl::StrCat("rank ", ranks_.rank(),
-                                       ": checkpoint '", path,
-                                       "' from rank 0 does not parse"));
+    throw CheckpointError(absl::StrCat("rank ", ranks_.rank(), ": checkpoint '",
+                                       path, "' from rank 0 does not parse"));
   }
   return checkpoint;
 }

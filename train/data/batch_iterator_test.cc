@@ -36,9 +36,10 @@ std::unique_ptr<MemoryDataset> CountingDataset(index_t size,
   return set;
 }
 
-std::unique_ptr<BatchIterator> MakeIterator(
-    index_t size, const ParamKwargs& kw,
-    const Shape<3>& shape = Shape3(1, 2, 3), BatchPart part = {}) {
+std::unique_ptr<BatchIterator> MakeIterator(index_t size, const ParamKwargs& kw,
+                                            const Shape<3>& shape = Shape3(1, 2,
+                                                                           3),
+                                            BatchPart part = {}) {
   BatchIteratorParam batch;
   batch.InitAllowUnknown(kw);
   AugmentIteratorParam augment;
@@ -215,9 +216,9 @@ TEST(BatchIteratorTest, PartsTogetherAreTheWholeBatch) {
                             {"rand_mirror", "1"},
                             {"input_shape", "1,3,3"},
                             {"silent", "1"}};
-    SCOPED_TRACE(::testing::Message() << count << " parts of batches of "
-                                      << batch_size << " from " << size
-                                      << (round_batch ? ", round_batch" : ""));
+    SCOPED_TRACE(::testing::Message()
+                 << count << " parts of batches of " << batch_size << " from "
+                 << size << (round_batch ? ", round_batch" : ""));
     const Shape<3> shape = Shape3(1, 4, 5);
     auto whole = MakeIterator(size, kw, shape);
     std::vector<std::unique_ptr<BatchIterator>> parts;

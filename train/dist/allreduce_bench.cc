@@ -13,11 +13,9 @@
 #include <cstdlib>
 #include <memory>
 #include <thread>
-#include <thread>
 #include <vector>
 
 #include "tensor/tensor.h"
-#include "tensor/threads.h"
 #include "tensor/threads.h"
 #include "train/dist/communicator.h"
 #include "train/dist/gradient_reducer.h"
@@ -43,21 +41,20 @@ double Time(const Fn& fn) {
   MPI_Barrier(MPI_COMM_WORLD);
   const auto begin = std::chrono::steady_clock::now();
   fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       begin)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
       .count();
 }
 
 int Run(int repetitions) {
   std::unique_ptr<Communicator> ranks = ConnectRanks(/*mpi=*/true);
   // As the trainer's nthread = 0 does: the cores shared among the ranks.
-  SetNumThreads(std::max(
-      1, static_cast<int>(std::thread::hardware_concurrency()) /
-             ranks->local_size()));
+  SetNumThreads(
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                      ranks->local_size()));
   // As the trainer's nthread = 0 does: the cores shared among the ranks.
-  SetNumThreads(std::max(
-      1, static_cast<int>(std::thread::hardware_concurrency()) /
-             ranks->local_size()));
+  SetNumThreads(
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                      ranks->local_size()));
   TensorContainer<cpu, 1, float> bare(Shape1(kFloats), 1.0f);
   TensorContainer<cpu, 1, float> gradient(Shape1(kFloats), 1.0f);
   std::vector<std::vector<layers::WeightRef<cpu, float>>> by_layer(kLayers);

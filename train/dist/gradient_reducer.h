@@ -56,8 +56,7 @@ class GradientReducer {
     size_t packed_bytes = 0;
     for (size_t layer = weights_by_layer.size(); layer-- > 0;) {
       const std::vector<Weight>& weights = weights_by_layer[layer];
-      for (auto weight = weights.rbegin(); weight != weights.rend();
-           ++weight) {
+      for (auto weight = weights.rbegin(); weight != weights.rend(); ++weight) {
         const size_t bytes = weight->grad.shape_.Size() * sizeof(float);
         if (bytes >= kPackBelowBytes) {
           // Its own bucket, which starts with this layer: before the packed
@@ -163,9 +162,9 @@ class GradientReducer {
   }
 
   void AddWait(std::chrono::steady_clock::time_point begin) {
-    wait_seconds_ += std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - begin)
-                         .count();
+    wait_seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count();
   }
 
   AsyncAllreduce* allreduce_;

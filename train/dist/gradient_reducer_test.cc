@@ -55,8 +55,8 @@ class GradientReducerTest
   // layer 3: w3 (600).
   GradientReducerTest() {
     for (index_t size : {300, 10, 70000, 1000, 5, 600}) {
-      grads_.push_back(std::make_unique<TensorContainer<cpu, 1, float>>(
-          Shape1(size)));
+      grads_.push_back(
+          std::make_unique<TensorContainer<cpu, 1, float>>(Shape1(size)));
     }
     const auto weight = [&](int k) {
       layers::WeightRef<cpu, float> ref;
@@ -107,8 +107,8 @@ TEST_P(GradientReducerTest, SumsEveryGradientOncePerPass) {
     EXPECT_EQ(allreduce.finished, layout.bucket_sizes.size() * (pass + 1));
     for (size_t k = 0; k < grads_.size(); ++k) {
       for (index_t i = 0; i < grads_[k]->size(0); ++i) {
-        ASSERT_EQ((*grads_[k])[i], want[k][i]) << "weight " << k << "[" << i
-                                                << "] in pass " << pass;
+        ASSERT_EQ((*grads_[k])[i], want[k][i])
+            << "weight " << k << "[" << i << "] in pass " << pass;
       }
     }
   }

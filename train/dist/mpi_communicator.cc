@@ -1,4 +1,6 @@
 // The ranks of an Open MPI job (ConnectRanks(true)).
+#include "train/dist/mpi_communicator.h"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "train/dist/mpi_communicator.h"
 
 namespace umbra {
 namespace dist {
