@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs everything CI checks, in order: installs what is missing (tools/setup.sh), runs
 # `bazel test //...`, builds the GPU backend with `--config=cuda` (it must compile and
-# link with nvcc even where there is no GPU), then builds and tests the example
-# workspace that depends on umbra. Ends with one line: `N passed, N failed`.
+# link with nvcc even where there is no GPU) and the trainer without Open MPI
+# (`--config=nompi`), then builds and tests the example workspace that depends on
+# umbra. Ends with one line: `N passed, N failed`.
 #
 #   tools/test.sh            # as root on a fresh machine, or after tools/setup.sh
 set -uo pipefail
@@ -33,9 +34,14 @@ else
   step "no CUDA toolkit at $cuda_path (set CUDA_PATH): the GPU build is skipped"
 fi
 
+step "bazel build --config=nompi //train //tools/..."
+# The trainer without Open MPI (README: `--config=nompi`) must still build.
+bazel build --config=nompi //train //tools/... --keep_going \
+  --build_event_json_file="$events/3-nompi-build.json"
+
 step "tools/consumer_example: bazel test //..."
 (cd tools/consumer_example &&
-  bazel test //... --keep_going --build_event_json_file="$events/3-consumer-tests.json")
+  bazel test //... --keep_going --build_event_json_file="$events/4-consumer-tests.json")
 
 step "summary"
 python3 tools/test_summary.py "$events"/*.json
