@@ -295,7 +295,7 @@ layer[out->out] = softmax
     WriteBlobsCsv(dir + "/train.csv", 12000, 1);
     return text;
   };
-  const std::vector<std::string> args = {"num_round=6", "save_model=1"};
+  const std::vector<std::string> args = {"num_round=10", "save_model=1"};
   const std::string whole = NewTestDir("uninterrupted");
   const Job uninterrupted = Train(whole, config(whole), 2, args);
   ASSERT_EQ(uninterrupted.status, 0) << uninterrupted.output;
@@ -329,16 +329,16 @@ layer[out->out] = softmax
             .count();
     EXPECT_LT(seconds, 30.0) << output;
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << output;
-    EXPECT_FALSE(std::ifstream(dir + "/models/0006.model")) << output;
+    EXPECT_FALSE(std::ifstream(dir + "/models/0010.model")) << output;
 
     const Job resumed = Train(dir, config(dir), resume_ranks,
-                              {"num_round=6", "save_model=1", "continue=1"});
+                              {"num_round=10", "save_model=1", "continue=1"});
     ASSERT_EQ(resumed.status, 0) << resumed.output;
     // From the newest checkpoint: round 2's, or a later one written before
     // the job ended; never round 1 again.
     EXPECT_FALSE(absl::StrContains(resumed.output, "[1]\t")) << resumed.output;
-    EXPECT_TRUE(absl::StrContains(resumed.output, "[6]\t")) << resumed.output;
-    ExpectSameWeights(whole + "/models/0006.model", dir + "/models/0006.model");
+    EXPECT_TRUE(absl::StrContains(resumed.output, "[10]\t")) << resumed.output;
+    ExpectSameWeights(whole + "/models/0010.model", dir + "/models/0010.model");
   }
 }
 
