@@ -54,7 +54,7 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
     UMBRA_DECLARE_FIELD(sync_bn).set_default(false).describe(
         "With dist = mpi: normalise with the mean and variance of the global "
         "batch (summed over the ranks, forward and backward), as one process "
-        "would; 0: each rank uses its own rows' (cpu only).");
+        "would; 0: each rank uses its own rows'.");
   }
 };
 

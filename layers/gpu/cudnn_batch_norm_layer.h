@@ -1,8 +1,9 @@
 // batch_norm on the gpu. Training (Forward(true) and the Backprop after it)
 // runs on cuDNN's spatial batch normalisation, per channel of the CPU
-// layer's (batch, channels, inner) view; test time runs the CPU layer's
-// expressions on the gpu. What cuDNN cannot do as the CPU layer does is
-// worked around here:
+// layer's (batch, channels, inner) view; test time, and training with
+// sync_bn on a batch split over ranks (whose statistics cuDNN cannot sum
+// inside its one call), run the CPU layer's expressions on the gpu. What
+// cuDNN cannot do as the CPU layer does is worked around here:
 //   - cuDNN's running variance is the unbiased batch variance; the CPU
 //     layer averages the biased one. The moving averages are updated here
 //     from the batch mean and the 1 / sqrt(var + eps) cuDNN saves.
@@ -34,7 +35,7 @@ class CudnnBatchNormLayer
 
  public:
   void Forward(bool is_train) override {
-    if (!is_train) return Base::Forward(false);
+    if (!is_train || this->Synced()) return Base::Forward(is_train);
     this->trained_ = true;
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     if (this->InPlace()) Copy(input_copy_.view(), in, this->context().stream);
@@ -65,7 +66,7 @@ class CudnnBatchNormLayer
   }
 
   void Backprop(bool prop_grad) override {
-    if (!this->trained_) return Base::Backprop(prop_grad);
+    if (!this->trained_ || this->Synced()) return Base::Backprop(prop_grad);
     // xhat_ serves test time only: in training it is free for the scratch
     // input gradient.
     const bool direct = prop_grad && !this->InPlace();
@@ -93,12 +94,6 @@ class CudnnBatchNormLayer
  protected:
   void OnSetup() override {
     Base::OnSetup();
-    if (this->Synced()) {
-      // cuDNN computes the batch statistics inside one call.
-      this->Fail(
-          "sync_bn = 1 runs on the cpu only; on the gpu each rank normalises "
-          "with its own rows' statistics: set sync_bn = 0");
-    }
     const Shape<3> s = this->xhat_.shape_;
     const cudnnDataType_t type = cudnn::TypeOf<DType>();
     desc_.Set(type, Shape4(s[0], s[1], s[2], 1));
