@@ -9,7 +9,10 @@
 // While training, mean and var are the batch's (var biased: divided by the
 // element count), and every Forward(true) updates the moving averages
 //   moving = bn_momentum * moving + (1 - bn_momentum) * batch value;
-// Forward(false) (test time) normalises with the moving averages instead.
+// Forward(false) (test time) normalises with the moving averages instead,
+// and so does training with `use_global_stats = 1` (fine-tuning a trained
+// net: the moving averages stay as they are, the gradient treats them as
+// constants). `moving_average` is another name for bn_momentum.
 // The moving averages are not trained: they are the layer's States()
 // "<name>.moving_mean" (starts at 0) and "<name>.moving_var" (starts at 1),
 // which checkpoints save and load with the weights. Runs in place.
@@ -39,6 +42,7 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
   float bn_momentum;
   float init_slope;
   bool sync_bn;
+  bool use_global_stats;
   UMBRA_DECLARE_PARAMETER(BatchNormParam) {
     UMBRA_DECLARE_FIELD(eps)
         .set_default(1e-5f)
@@ -55,6 +59,12 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
         "With dist = mpi: normalise with the mean and variance of the global "
         "batch (summed over the ranks, forward and backward), as one process "
         "would; 0: each rank uses its own rows'.");
+    UMBRA_DECLARE_FIELD(use_global_stats)
+        .set_default(false)
+        .describe(
+            "Normalise with the moving averages while training too, and keep "
+            "them (fine-tuning).");
+    UMBRA_DECLARE_ALIAS(bn_momentum, moving_average);
   }
 };
 
@@ -83,8 +93,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
     Tensor<xpu, 1, DType> moving_mean = this->state(moving_mean_);
     Tensor<xpu, 1, DType> moving_var = this->state(moving_var_);
     const DType eps = DType(param_.eps);
-    trained_ = is_train;
-    if (is_train) {
+    trained_ = is_train && !param_.use_global_stats;
+    if (trained_) {
       const DType scale = DType(1) / DType(StatisticsCount(shape));
       if (Synced()) {
         mean_ = sumall_except_dim<1>(in);

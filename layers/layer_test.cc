@@ -177,6 +177,41 @@ TEST(LayerTest, ShapeErrorsNameLayerShapesAndNeed) {
       HasSubstr("layer 'loss' (softmax): got input shapes [(2,3,1,1)]"));
 }
 
+TEST(LayerTest, EltwiseRefusesInputsOfOtherShapesAndCoeffCounts) {
+  auto sum = CreateLayer<cpu, float>("eltwise_sum", "join", {});
+  EXPECT_EQ(ErrorOf([&] {
+              sum->InferShapes({Shape4(2, 16, 8, 8), Shape4(2, 32, 4, 4)});
+            }),
+            "layer 'join' (eltwise_sum): got input shapes "
+            "[(2,16,8,8), (2,32,4,4)]; needs inputs of one shape");
+  EXPECT_THAT(ErrorOf([&] { sum->InferShapes({Shape4(2, 16, 8, 8)}); }),
+              HasSubstr("two or more inputs"));
+  auto weighted =
+      CreateLayer<cpu, float>("eltwise_sum", "diff", {{"coeff", "1,-1,2"}});
+  EXPECT_THAT(ErrorOf([&] {
+                weighted->InferShapes({Shape4(1, 1, 1, 3), Shape4(1, 1, 1, 3)});
+              }),
+              HasSubstr("coeff has 3 values for 2 inputs"));
+}
+
+TEST(LayerTest, GlobalPoolingTakesTheWholePlane) {
+  auto gap =
+      CreateLayer<cpu, float>("avg_pooling", "gap", {{"global_pool", "1"}});
+  EXPECT_EQ(gap->InferShapes({Shape4(2, 3, 5, 6)}),
+            std::vector<Shape<4>>{Shape4(2, 3, 1, 1)});
+  // Another plane later (a net built again for other inputs).
+  EXPECT_EQ(gap->InferShapes({Shape4(1, 8, 7, 7)}),
+            std::vector<Shape<4>>{Shape4(1, 8, 1, 1)});
+  EXPECT_EQ(ErrorOf([] {
+              CreateLayer<cpu, float>(
+                  "max_pooling", "gmp",
+                  {{"global_pool", "1"}, {"kernel_size", "2"}});
+            }),
+            "layer 'gmp' (max_pooling): PoolingParam: key 'kernel_size' with "
+            "global_pool = 1, whose window is the whole input plane; remove "
+            "one of them");
+}
+
 TEST(LayerTest, SetupRefusesSelfLoopAndWrongNodes) {
   EXPECT_THAT(ErrorOf([] {
                 StandaloneLayer<cpu, float>("fullc", {{"nhidden", "2"}},

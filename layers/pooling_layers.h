@@ -6,18 +6,23 @@
 // less one when the last window would start in the padding. Padding never
 // wins a max and adds 0 to a sum; avg_pooling divides every window's sum by
 // kh * kw, padding counted, as cxxnet. For max pooling, every element equal
-// to its window's maximum receives the window's gradient.
+// to its window's maximum receives the window's gradient. `global_pool = 1`
+// pools each whole input plane into one value (kernel = the plane, no
+// window keys): a ResNet's global average pooling.
 //
 // Example (config):
 //   layer[conv1->pool1] = max_pooling
 //     kernel_size = 2
 //     stride = 2
+//   layer[c3->gap] = avg_pooling
+//     global_pool = 1
 #ifndef UMBRA_LAYERS_POOLING_LAYERS_H_
 #define UMBRA_LAYERS_POOLING_LAYERS_H_
 
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layers/layer.h"
@@ -37,8 +42,14 @@ struct PoolingParam : public Parameter<PoolingParam> {
   std::optional<int> pad;
   std::optional<int> pad_y;
   std::optional<int> pad_x;
+  bool global_pool;
   UMBRA_DECLARE_PARAMETER(PoolingParam) {
     UMBRA_DECLARE_WINDOW_FIELDS("Window", "Padding", ", less than the window");
+    UMBRA_DECLARE_FIELD(global_pool)
+        .set_default(false)
+        .describe(
+            "Pool each whole input plane into one value (the window is the "
+            "plane; set no window keys).");
   }
 };
 
@@ -76,6 +87,10 @@ class PoolingBase : public Layer<xpu, DType> {
  protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
+    if (param_.global_pool) {
+      RefuseWindowKeys();
+      return;  // the window is the input plane: set in DoInferShapes
+    }
     ResolveWindowKeys(&param_, "PoolingParam");
     if (*param_.pad_y >= *param_.kernel_height ||
         *param_.pad_x >= *param_.kernel_width) {
@@ -95,6 +110,12 @@ class PoolingBase : public Layer<xpu, DType> {
                                       size_t num_outputs) override {
     this->RequireArity(in_shapes, num_outputs, 1, 1);
     const Shape<4>& s = in_shapes[0];
+    if (param_.global_pool) {
+      window_ = PoolWindow();
+      window_.kernel_y = s[2];
+      window_.kernel_x = s[3];
+      return {Shape4(s[0], s[1], 1, 1)};
+    }
     const PoolWindow& w = window_;
     if (s[2] + 2 * w.pad_y < w.kernel_y || s[3] + 2 * w.pad_x < w.kernel_x) {
       std::ostringstream os;
@@ -111,6 +132,26 @@ class PoolingBase : public Layer<xpu, DType> {
 
   PoolingParam param_;
   PoolWindow window_;
+
+ private:
+  // global_pool takes the whole plane: a window key beside it is a mistake.
+  void RefuseWindowKeys() const {
+    const std::pair<const char*, bool> keys[] = {
+        {"kernel_size", param_.kernel_size.has_value()},
+        {"kernel_height", param_.kernel_height.has_value()},
+        {"kernel_width", param_.kernel_width.has_value()},
+        {"stride", param_.stride != 1},
+        {"pad", param_.pad.has_value()},
+        {"pad_y", param_.pad_y.has_value()},
+        {"pad_x", param_.pad_x.has_value()}};
+    for (const auto& [key, set] : keys) {
+      if (!set) continue;
+      throw ParamError(std::string("PoolingParam: key '") + key +
+                           "' with global_pool = 1, whose window is the "
+                           "whole input plane; remove one of them",
+                       "PoolingParam", key);
+    }
+  }
 };
 
 template <typename xpu, typename DType, typename Pooling>

@@ -651,6 +651,36 @@ TEST(BatchNormLayerTest, TrainAndTestModesMatchNaive) {
   EXPECT_THAT(e, HasSubstr("'bn_momentum'"));
 }
 
+// Fine-tuning: training normalises with the moving averages (set here as a
+// trained net's would be) and leaves them as they are.
+TEST(BatchNormLayerTest, UseGlobalStatsTrainsWithTheMovingAverages) {
+  const double eps = double(1e-3f);
+  const Shape<4> shape = Shape4(4, 3, 2, 2);
+  Net net(
+      "batch_norm",
+      {{"eps", "0.001"}, {"use_global_stats", "1"}, {"moving_average", "0.5"}},
+      {shape});
+  std::vector<WeightRef<cpu, double>> w = net.layer().Weights();
+  std::vector<StateRef<cpu, double>> states = net.layer().States();
+  FillRandom(w[0].data, 31);
+  FillRandom(w[1].data, 32);
+  FillRandom(states[0].data, 33);
+  states[1].data = 2.5;
+  const std::vector<double> mean(states[0].data.dptr_,
+                                 states[0].data.dptr_ + 3);
+  const std::vector<double> var(3, 2.5);
+  FillRandom(net.in(0).data, 34);
+  net.layer().Forward(true);
+  ExpectNear(
+      net.out(0).data,
+      NaiveNormalize(net.in(0).data, mean, var, w[0].data, w[1].data, eps),
+      "use_global_stats");
+  for (index_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(states[0].data[k], mean[k]);
+    EXPECT_EQ(states[1].data[k], 2.5);
+  }
+}
+
 TEST(BatchNormLayerTest, StatesSurviveABatchSizeChange) {
   auto bn = CreateLayer<cpu, float>("batch_norm", "bn1", {});
   bn->InferShapes({Shape4(4, 3, 2, 2)});

@@ -17,14 +17,16 @@ namespace train {
 namespace {
 
 TEST(RegisteredTypesTest, LayerTypes) {
-  EXPECT_EQ(layers::LayerRegistry::List(),
-            (std::vector<std::string>{
-                "avg_pooling", "batch_norm",     "bias",    "ch_concat",
-                "concat",      "conv",           "dropout", "flatten",
-                "fullc",       "l2_loss",        "lp_loss", "lrn",
-                "max_pooling", "multi_logistic", "prelu",   "relu",
-                "rrelu",       "sigmoid",        "softmax", "softplus",
-                "split",       "sum_pooling",    "tanh",    "xelu"}));
+  EXPECT_EQ(
+      layers::LayerRegistry::List(),
+      (std::vector<std::string>{
+          "avg_pooling", "batch_norm",     "bias",        "ch_concat",
+          "concat",      "conv",           "dropout",     "elementwise_sum",
+          "eltwise_max", "eltwise_prod",   "eltwise_sum", "flatten",
+          "fullc",       "l2_loss",        "lp_loss",     "lrn",
+          "max_pooling", "multi_logistic", "prelu",       "relu",
+          "rrelu",       "sigmoid",        "softmax",     "softplus",
+          "split",       "sum_pooling",    "tanh",        "xelu"}));
 }
 
 TEST(RegisteredTypesTest, IteratorTypes) {

@@ -1,8 +1,9 @@
 // batch_norm on the gpu. Training (Forward(true) and the Backprop after it)
 // runs on cuDNN's spatial batch normalisation, per channel of the CPU
-// layer's (batch, channels, inner) view; test time, and training with
-// sync_bn on a batch split over ranks (whose statistics cuDNN cannot sum
-// inside its one call), run the CPU layer's expressions on the gpu. What
+// layer's (batch, channels, inner) view; test time, training with
+// use_global_stats, and training with sync_bn on a batch split over ranks
+// (whose statistics cuDNN cannot sum inside its one call) run the CPU
+// layer's expressions on the gpu. What
 // cuDNN cannot do as the CPU layer does is worked around here:
 //   - cuDNN's running variance is the unbiased batch variance; the CPU
 //     layer averages the biased one. The moving averages are updated here
@@ -35,7 +36,9 @@ class CudnnBatchNormLayer
 
  public:
   void Forward(bool is_train) override {
-    if (!is_train || this->Synced()) return Base::Forward(is_train);
+    if (!is_train || this->Synced() || this->param_.use_global_stats) {
+      return Base::Forward(is_train);
+    }
     this->trained_ = true;
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     if (this->InPlace()) Copy(input_copy_.view(), in, this->context().stream);

@@ -4,6 +4,7 @@
 #include "layers/activation_layers.h"
 #include "layers/bias_layer.h"
 #include "layers/dropout_layer.h"
+#include "layers/eltwise_layers.h"
 #include "layers/fullc_layer.h"
 #include "layers/layer_registry.h"
 #include "layers/leaky_relu_layers.h"
@@ -19,6 +20,10 @@ UMBRA_REGISTER_LAYER_DEVICE(gpu, "flatten", FlattenLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "concat", WidthConcatLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "ch_concat", ChannelConcatLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "split", SplitLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "eltwise_sum", EltwiseSumLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "elementwise_sum", EltwiseSumLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "eltwise_prod", EltwiseProdLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "eltwise_max", EltwiseMaxLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "bias", BiasLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "dropout", DropoutLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "softplus", SoftplusLayer);
