@@ -6,7 +6,7 @@ What it measures
   images, batch size 64) for the same net on both sides:
 
   * PyTorch (Debian's python3-torch 1.13, run with /usr/bin/python3): the net
-    of train/configs/fashion_mnist_{mlp,lenet}.conf rebuilt in torch.nn
+    of train/configs/fashion_mnist_{mlp,lenet,resnet}.conf rebuilt in torch.nn
     (same layer sizes, pad, ReLU, softmax cross-entropy, kaiming init,
     SGD with momentum 0.9, eta and wd from the config, no wd on biases,
     cosine schedule over the rounds). One round is what umbra's trainer does
@@ -47,6 +47,8 @@ How to run (from the repository root, as the user that builds umbra)
       --tune_batches 300
   /usr/bin/python3 tools/compare_pytorch.py --net mlp --threads 2 \\
       --blas_threads 1,2 --interop 1,2      # other settings to try
+  /usr/bin/python3 tools/compare_pytorch.py --net resnet --rounds 1 --reps 1 \\
+      --tune_batches 100
 
   --net both runs the MLP, then LeNet. The last lines are the table:
   net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch.
@@ -73,12 +75,14 @@ BATCH_SIZE = 64
 # latest build of any configuration, so it may hold an unoptimised one.
 OPT_TRAIN_BINARY = "bazel-out/k8-opt/bin/train/train"
 
-# From train/configs/fashion_mnist_{mlp,lenet}.conf.
+# From train/configs/fashion_mnist_{mlp,lenet,resnet}.conf.
 NETS = {
     "mlp": {"config": "train/configs/fashion_mnist_mlp.conf",
             "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10},
     "lenet": {"config": "train/configs/fashion_mnist_lenet.conf",
               "eta": 0.03, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
+    "resnet": {"config": "train/configs/fashion_mnist_resnet.conf",
+               "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
 }
 
 
@@ -112,9 +116,46 @@ def load_fashion_mnist(torch, flat):
     return torch.from_numpy(x.copy()), torch.from_numpy(y.copy())
 
 
+def resnet(torch):
+    """fashion_mnist_resnet.conf: a 3x3 stem, three stages of two basic
+    blocks (16, 32, 64 channels; stride 2 and a 1x1 projection entering
+    stages 2 and 3), global average pooling, fc 10; no conv biases."""
+    nn = torch.nn
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(
+                nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+                nn.BatchNorm2d(cout))
+            self.shortcut = nn.Identity()
+            if stride != 1 or cin != cout:
+                self.shortcut = nn.Sequential(
+                    nn.Conv2d(cin, cout, 1, stride, bias=False),
+                    nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.shortcut(x))
+
+    layers = [nn.Conv2d(1, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16),
+              nn.ReLU(inplace=True)]
+    cin = 16
+    for stage, cout in enumerate([16, 32, 64]):
+        for block in range(2):
+            stride = 2 if block == 0 and stage > 0 else 1
+            layers.append(Block(cin, cout, stride))
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)]
+    return nn.Sequential(*layers)
+
+
 def build_net(torch, net):
     nn = torch.nn
-    if net == "mlp":
+    if net == "resnet":
+        model = resnet(torch)
+    elif net == "mlp":
         model = nn.Sequential(
             nn.Linear(784, 256), nn.ReLU(inplace=True),
             nn.Linear(256, 128), nn.ReLU(inplace=True),
@@ -131,7 +172,8 @@ def build_net(torch, net):
     for m in model.modules():  # random_type = kaiming; bias 0
         if isinstance(m, (nn.Linear, nn.Conv2d)):
             nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
-            nn.init.zeros_(m.bias)
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
     return model
 
 
@@ -309,7 +351,7 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="See the module docstring (head -60 %s) for details." %
         os.path.relpath(__file__, REPO))
-    parser.add_argument("--net", choices=["mlp", "lenet", "both"],
+    parser.add_argument("--net", choices=["mlp", "lenet", "resnet", "both"],
                         default="mlp")
     parser.add_argument("--rounds", type=int, default=3,
                         help="training rounds per run, each side")
