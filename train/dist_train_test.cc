@@ -46,10 +46,14 @@ struct Job {
   std::string output;
 };
 
-// Runs `command` through the shell; its stdout and stderr together.
-Job Shell(const std::string& command) {
+// Starts `command` through the shell, its stderr joined to its stdout.
+FILE* Start(const std::string& command) {
+  return popen((command + " 2>&1").c_str(), "r");
+}
+
+// What the command `Start` returned printed, and its status once it ended.
+Job Finish(FILE* pipe) {
   Job job;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   if (pipe == nullptr) return job;
   char buffer[4096];
   size_t got;
@@ -60,6 +64,9 @@ Job Shell(const std::string& command) {
   if (WIFEXITED(status)) job.status = WEXITSTATUS(status);
   return job;
 }
+
+// Runs `command` through the shell; its stdout and stderr together.
+Job Shell(const std::string& command) { return Finish(Start(command)); }
 
 // The trainer binary (the test's data).
 std::string Trainer() { return std::getenv("UMBRA_TRAINER"); }
@@ -309,8 +316,8 @@ layer[out->out] = softmax
     WriteText(dir + "/net.conf", config(dir));
     const std::string command = absl::StrCat(
         Mpirun(2), " ", dir, "/net.conf dist=mpi ", absl::StrJoin(args, " "));
-    FILE* job = popen((command + " 2>&1").c_str(), "r");
-    ASSERT_NE(job, nullptr);
+    FILE* pipe = Start(command);
+    ASSERT_NE(pipe, nullptr);
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!std::ifstream(dir + "/models/0002.model") &&
@@ -321,19 +328,13 @@ layer[out->out] = softmax
     ASSERT_GT(rank1, 0) << "no rank 1 to kill";
     ASSERT_EQ(kill(rank1, SIGKILL), 0);
     const auto killed = std::chrono::steady_clock::now();
-    std::string output;
-    char buffer[4096];
-    size_t got;
-    while ((got = fread(buffer, 1, sizeof buffer, job)) > 0) {
-      output.append(buffer, got);
-    }
-    const int status = pclose(job);
+    const Job job = Finish(pipe);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - killed)
             .count();
-    EXPECT_LT(seconds, 30.0) << output;
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << output;
-    EXPECT_FALSE(std::ifstream(dir + "/models/0010.model")) << output;
+    EXPECT_LT(seconds, 30.0) << job.output;
+    EXPECT_GT(job.status, 0) << job.output;  // exited, and not with 0
+    EXPECT_FALSE(std::ifstream(dir + "/models/0010.model")) << job.output;
 
     const Job resumed = Train(dir, config(dir), resume_ranks,
                               {"num_round=10", "save_model=1", "continue=1"});

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +22,7 @@ namespace {
 
 using testing::BlobsConfig;
 using testing::NewTestDir;
-using testing::WriteText;
+using testing::RunTrainer;
 
 // Rank `rank` of two, whose other rank holds the same values as this one:
 // sums double. Rank 0 records what it broadcasts in `broadcasts`, and rank
@@ -83,23 +82,6 @@ class FakeRanks : public dist::Communicator {
   int gathers_ = 0;
 };
 
-// Trains `config_text` (written to dir/net.conf) as `ranks`' rank; returns
-// what it printed. Exceptions propagate.
-std::string RunRank(const std::string& dir, const std::string& config_text,
-                    const std::vector<std::string>& overrides,
-                    FakeRanks* ranks) {
-  const std::string path = dir + "/net.conf";
-  WriteText(path, config_text);
-  TrainerInputs inputs;
-  inputs.config = LoadTrainConfig(path, overrides);
-  inputs.config_text = config_text;
-  inputs.overrides = overrides;
-  std::ostringstream out;
-  Trainer trainer(std::move(inputs), out, ranks);
-  trainer.Run();
-  return out.str();
-}
-
 constexpr int kNever = 1 << 30;
 
 TEST(TrainerDistTest, OnlyRankZeroPrintsAndWrites) {
@@ -107,7 +89,7 @@ TEST(TrainerDistTest, OnlyRankZeroPrintsAndWrites) {
   const std::string dir0 = NewTestDir("rank0");
   FakeRanks rank0(/*rank=*/0, kNever, &broadcasts);
   const std::string out =
-      RunRank(dir0, BlobsConfig(dir0), {"num_round=1", "silent=0"}, &rank0);
+      RunTrainer(dir0, BlobsConfig(dir0), {"num_round=1", "silent=0"}, &rank0);
   EXPECT_TRUE(absl::StrContains(out, "[1]\telapsed:")) << out;
   EXPECT_TRUE(absl::StrContains(out, "\tranks:2\tcomm_wait:")) << out;
   EXPECT_TRUE(std::ifstream(dir0 + "/models/metrics.csv"));
@@ -116,7 +98,7 @@ TEST(TrainerDistTest, OnlyRankZeroPrintsAndWrites) {
   const std::string dir1 = NewTestDir("rank1");
   FakeRanks rank1(/*rank=*/1, kNever, &broadcasts);
   EXPECT_EQ(
-      RunRank(dir1, BlobsConfig(dir1), {"num_round=1", "silent=0"}, &rank1),
+      RunTrainer(dir1, BlobsConfig(dir1), {"num_round=1", "silent=0"}, &rank1),
       "");
   EXPECT_TRUE(broadcasts.empty()) << "rank 1 took fewer broadcasts";
   EXPECT_FALSE(std::ifstream(dir1 + "/models/metrics.csv"));
@@ -128,7 +110,7 @@ TEST(TrainerDistTest, DistCheckNamesTheFirstWeightThatDiffers) {
   // The first AllGather compares the configs; the ones after it, weights.
   FakeRanks ranks(/*rank=*/0, /*dissent_from=*/2);
   try {
-    RunRank(dir, BlobsConfig(dir), {"num_round=2", "dist_check=1"}, &ranks);
+    RunTrainer(dir, BlobsConfig(dir), {"num_round=2", "dist_check=1"}, &ranks);
     ADD_FAILURE() << "expected a TrainingError";
   } catch (const TrainingError& e) {
     EXPECT_TRUE(absl::StrContains(
@@ -141,7 +123,7 @@ TEST(TrainerDistTest, DistCheckNamesTheFirstWeightThatDiffers) {
   const std::string unchecked = NewTestDir("unchecked");
   FakeRanks quiet(/*rank=*/0, /*dissent_from=*/2);
   EXPECT_NO_THROW(
-      RunRank(unchecked, BlobsConfig(unchecked), {"num_round=1"}, &quiet));
+      RunTrainer(unchecked, BlobsConfig(unchecked), {"num_round=1"}, &quiet));
 }
 
 TEST(TrainerDistTest, RefusesTasksOfOneProcess) {
@@ -152,7 +134,7 @@ TEST(TrainerDistTest, RefusesTasksOfOneProcess) {
                              "iter = csv\n  filename = \"" +
                              dir + "/test.csv\"\niter = end\n";
   try {
-    RunRank(dir, config, {"task=pred"}, &ranks);
+    RunTrainer(dir, config, {"task=pred"}, &ranks);
     ADD_FAILURE() << "expected a ConfigError";
   } catch (const ConfigError& e) {
     EXPECT_TRUE(absl::StrContains(

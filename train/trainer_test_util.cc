@@ -87,7 +87,8 @@ std::string WithLayers(std::string config, const std::string& layers) {
 }
 
 std::string RunTrainer(const std::string& dir, const std::string& config_text,
-                       const std::vector<std::string>& overrides) {
+                       const std::vector<std::string>& overrides,
+                       dist::Communicator* ranks) {
   const std::string path = dir + "/net.conf";
   WriteText(path, config_text);
   TrainerInputs inputs;
@@ -95,7 +96,7 @@ std::string RunTrainer(const std::string& dir, const std::string& config_text,
   inputs.config_text = config_text;
   inputs.overrides = overrides;
   std::ostringstream out;
-  Trainer trainer(std::move(inputs), out);
+  Trainer trainer(std::move(inputs), out, ranks);
   trainer.Run();
   return out.str();
 }

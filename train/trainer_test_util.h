@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "train/config/config_test_util.h"
+#include "train/dist/communicator.h"
 
 namespace umbra {
 namespace train {
@@ -34,9 +35,11 @@ std::string BlobsConfig(const std::string& dir);
 std::string WithLayers(std::string config, const std::string& layers);
 
 // Writes `config_text` to a file in its directory and runs the Trainer on it
-// with `overrides`; returns what it printed. Exceptions propagate.
+// with `overrides`, as one of `ranks` when given (Trainer's constructor);
+// returns what it printed. Exceptions propagate.
 std::string RunTrainer(const std::string& dir, const std::string& config_text,
-                       const std::vector<std::string>& overrides);
+                       const std::vector<std::string>& overrides,
+                       dist::Communicator* ranks = nullptr);
 
 // The last "[N]..." line of `output`'s value of `label` (e.g.
 // "test-error"), or NaN when no line has it, so that any comparison with
