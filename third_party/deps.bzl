@@ -17,6 +17,7 @@ load(
     "system_library",
 )
 load("//third_party/absl:targets.bzl", "ABSL_TARGETS")
+load("//third_party/onnxruntime:version.bzl", "ONNXRUNTIME_NODE_DIR", "ONNXRUNTIME_NODE_VERSION")
 
 def _maybe(rule, name, **kwargs):
     if not native.existing_rule(name):
@@ -104,6 +105,21 @@ def umbra_dependencies():
         build_file = Label("//third_party/mpi:BUILD.system"),
         links = {"/usr/lib/x86_64-linux-gnu/openmpi/include": "include"},
         package = "libopenmpi-dev",
+    )
+    _maybe(
+        system_library,
+        name = "onnx",
+        build_file = Label("//third_party/onnx:BUILD.system"),
+        links = {"/usr/include/onnx/onnx.proto": "onnx/onnx.proto"},
+        package = "libonnx-dev",
+    )
+    _maybe(
+        system_library,
+        name = "onnxruntime_node",
+        build_file = Label("//third_party/onnxruntime:BUILD.system"),
+        links = {ONNXRUNTIME_NODE_DIR + "/node_modules": "node_modules"},
+        package = "onnxruntime-node " + ONNXRUNTIME_NODE_VERSION +
+                  " (npm, installed by tools/setup.sh in " + ONNXRUNTIME_NODE_DIR + ")",
     )
     _maybe(
         cuda_repository,

@@ -18,6 +18,9 @@ PACKAGES=(
   libeigen3-dev          # reference checks and benchmarks only
   openmpi-bin libopenmpi-dev  # data-parallel training (dist = mpi, mpirun)
   dataset-fashion-mnist  # /usr/share/datasets/fashion-mnist, the example configs' data
+  libonnx-dev            # onnx.proto, the schema of task = export
+  python3-onnx           # the ONNX checker the export tests run (/usr/bin/python3)
+  nodejs                 # runs ONNX Runtime (npm's onnxruntime-node) in the export tests
 )
 
 missing=()
@@ -27,12 +30,22 @@ for package in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#PACKAGES[@]} packages umbra needs are installed."
+# ONNX Runtime is not a Debian package: npm's onnxruntime-node, its prebuilt
+# library only (--ignore-scripts), at the version and place that
+# third_party/onnxruntime/version.bzl names.
+ORT_BZL="$(dirname "$0")/../third_party/onnxruntime/version.bzl"
+ORT_VERSION="$(sed -n 's/^ONNXRUNTIME_NODE_VERSION = "\(.*\)"$/\1/p' "$ORT_BZL")"
+ORT_DIR="$(sed -n 's/^ONNXRUNTIME_NODE_DIR = "\(.*\)"$/\1/p' "$ORT_BZL")"
+ORT_PACKAGE="$ORT_DIR/node_modules/onnxruntime-node/package.json"
+ort_missing() {
+  ! grep -q "\"version\": \"$ORT_VERSION\"" "$ORT_PACKAGE" 2>/dev/null
+}
+
+if [ ${#missing[@]} -eq 0 ] && ! ort_missing; then
+  echo "setup: all ${#PACKAGES[@]} packages umbra needs and onnxruntime-node $ORT_VERSION are installed."
   exit 0
 fi
 
-echo "setup: installing ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
     SUDO=sudo
@@ -41,7 +54,21 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
   fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-${SUDO:-} apt-get update -qq
-${SUDO:-} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  ${SUDO:-} apt-get update -qq
+  ${SUDO:-} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ort_missing; then
+  if ! command -v npm >/dev/null; then
+    # Debian's nodejs comes without npm (another node distribution may bring it).
+    ${SUDO:-} apt-get update -qq
+    ${SUDO:-} apt-get install -y -qq --no-install-recommends npm >/dev/null
+  fi
+  echo "setup: installing onnxruntime-node $ORT_VERSION (npm) in $ORT_DIR"
+  ${SUDO:-} mkdir -p "$ORT_DIR"
+  ${SUDO:-} npm install --prefix "$ORT_DIR" --ignore-scripts --no-audit --no-fund \
+    --loglevel=error "onnxruntime-node@$ORT_VERSION" >/dev/null
+fi
 echo "setup: done."
