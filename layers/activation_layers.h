@@ -93,6 +93,8 @@ struct XeluParam : public Parameter<XeluParam> {
 template <typename xpu, typename DType>
 class XeluLayer : public Layer<xpu, DType> {
  public:
+  // The settings, for the ONNX exporter (train/onnx).
+  const XeluParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =

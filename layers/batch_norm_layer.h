@@ -71,6 +71,8 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
 template <typename xpu, typename DType>
 class BatchNormLayer : public Layer<xpu, DType> {
  public:
+  // The settings, for the ONNX exporter (train/onnx).
+  const BatchNormParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =

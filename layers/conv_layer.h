@@ -92,6 +92,8 @@ index_t ConvParallelImages(int temp_col_max, index_t patch_elements,
 template <typename xpu, typename DType>
 class ConvolutionBase : public Layer<xpu, DType> {
  public:
+  // The settings, for the ONNX exporter (train/onnx).
+  const ConvolutionParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =

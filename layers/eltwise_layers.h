@@ -41,6 +41,8 @@ enum class EltwiseOp { kSum, kProd, kMax };
 template <typename xpu, typename DType, EltwiseOp kOp>
 class EltwiseLayer : public Layer<xpu, DType> {
  public:
+  // The settings (coeff for sums), for the ONNX exporter (train/onnx).
+  const EltwiseSumParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     switch (kOp) {

@@ -107,6 +107,8 @@ struct RReluParam : public Parameter<RReluParam> {
 template <typename xpu, typename DType>
 class RReluLayer : public Layer<xpu, DType> {
  public:
+  // The settings, for the ONNX exporter (train/onnx).
+  const RReluParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =

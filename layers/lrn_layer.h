@@ -49,6 +49,8 @@ struct LrnParam : public Parameter<LrnParam> {
 template <typename xpu, typename DType>
 class LrnLayer : public Layer<xpu, DType> {
  public:
+  // The settings, for the ONNX exporter (train/onnx).
+  const LrnParam& param() const { return param_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =

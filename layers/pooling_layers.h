@@ -77,6 +77,10 @@ struct SumPooling {
 template <typename xpu, typename DType, typename Pooling>
 class PoolingBase : public Layer<xpu, DType> {
  public:
+  // The settings and the window InferShapes settled on (the whole plane
+  // with global_pool), for the ONNX exporter (train/onnx).
+  const PoolingParam& param() const { return param_; }
+  const PoolWindow& window() const { return window_; }
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description = Pooling::kDescription;

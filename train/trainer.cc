@@ -123,6 +123,10 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
   const TrainConfig& config = checked_.config;
   const TrainerParam& param = checked_.param;
   CheckRanksAgree();
+  if (param.task == kTaskExport) {
+    PrepareExport();
+    return;
+  }
 
   // The data the task reads, and the chain that sets the net's shape.
   const IteratorChain* shape_chain = nullptr;
@@ -213,7 +217,29 @@ void Trainer::Run() {
     case kTaskEval:
       EvaluateTask();
       break;
+    case kTaskExport:
+      ExportModel();
+      break;
   }
+}
+
+std::vector<Shape<4>> Trainer::ExportInputShapes() const {
+  const TrainConfig& config = checked_.config;
+  CheckedConfig one_instance = checked_;
+  one_instance.param.batch_size = 1;
+  const std::vector<const IteratorChain*> evals = config.EvalIterators();
+  const IteratorChain* chain =
+      config.PredIterator() != nullptr ? config.PredIterator()
+      : !evals.empty()                 ? evals.front()
+                                       : config.TrainIterator();
+  // Without input_shape or data, ConfiguredInputShapes says what to set.
+  if (!checked_.param.input_shape.empty() || chain == nullptr) {
+    return ConfiguredInputShapes(one_instance);
+  }
+  std::vector<Shape<4>> shapes =
+      BatchShapes(*CreateIteratorChain(config, *chain));
+  for (Shape<4>& shape : shapes) shape[0] = 1;
+  return shapes;
 }
 
 std::string Trainer::ModelDir() const { return checked_.param.model_dir; }

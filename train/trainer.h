@@ -1,5 +1,5 @@
-// Trainer: runs one task of a config - train, finetune, pred, extract or
-// eval - with the net and its updater on the configured device (model.h),
+// Trainer: runs one task of a config - train, finetune, pred, extract,
+// eval or export (train/onnx) - with the net and its updater on the configured device (model.h),
 // the data iterators (train/data), the metrics (train/optim) and
 // checkpoints (net_checkpoint.h).
 //
@@ -112,6 +112,15 @@ class Trainer {
   void Train();
   void Predict();
   void EvaluateTask();
+  // trainer_export.cc: task = export. PrepareExport checks onnx_path and
+  // builds the net on the cpu for ExportInputShapes(); ExportModel loads
+  // the model into it and writes the ONNX file.
+  void PrepareExport();
+  void ExportModel();
+  // The net's input shapes for one instance each: input_shape (and
+  // extra_data_shape[I]) when set, else those of the first data block
+  // (pred, eval, train).
+  std::vector<Shape<4>> ExportInputShapes() const;
 
   // Loads weights (and for a resume everything else) before training;
   // returns the first round to train.
@@ -153,8 +162,10 @@ class Trainer {
   // differ between the ranks after `rounds_done` rounds.
   void CheckWeightsAgree(int rounds_done);
   void SaveCheckpoint(int rounds_done);
-  // Loads the model for pred, extract and eval: model_in, else the newest
-  // checkpoint of model_dir.
+  // The checkpoint pred, extract, eval and export run: model_in, else the
+  // newest of model_dir; sets `path` to where it was read.
+  Checkpoint InferenceCheckpoint(std::string* path) const;
+  // Loads InferenceCheckpoint into the model.
   void LoadModelForInference();
   // Puts batch into the model; returns its real rows.
   index_t FeedBatch(const DataBatch& batch, bool with_labels);
@@ -177,6 +188,8 @@ class Trainer {
   std::unique_ptr<DataIterator> pred_data_;
   // The net and its updater on the configured device.
   std::unique_ptr<Model> model_;
+  // task = export: the net on the cpu, whatever the device.
+  std::unique_ptr<Network> export_net_;
   metrics::MetricSet train_metrics_;
   // Per metric: the node whose output it scores, or -1 for the net's output.
   std::vector<int> metric_nodes_;

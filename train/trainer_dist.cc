@@ -28,12 +28,12 @@ int FirstDissenter(const std::vector<uint64_t>& values) {
 void Trainer::CheckRanksAgree() const {
   if (ranks_.size() == 1) return;
   const TrainerParam& param = checked_.param;
-  if (param.task == kTaskPred || param.task == kTaskExtract) {
-    throw GlobalError(
-        checked_.config, "task",
-        absl::StrCat("task = ", param.task == kTaskPred ? "pred" : "extract",
-                     " writes one file from one process; run it without "
-                     "mpirun (dist = none)"));
+  if (param.task == kTaskPred || param.task == kTaskExtract ||
+      param.task == kTaskExport) {
+    throw GlobalError(checked_.config, "task",
+                      absl::StrCat("task = ", TaskName(param.task),
+                                   " writes one file from one process; run it "
+                                   "without mpirun (dist = none)"));
   }
   std::string config = inputs_.config_text;
   for (const std::string& arg : inputs_.overrides) {

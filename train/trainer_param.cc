@@ -15,6 +15,24 @@
 namespace umbra {
 namespace train {
 
+const char* TaskName(int task) {
+  switch (task) {
+    case kTaskTrain:
+      return "train";
+    case kTaskFinetune:
+      return "finetune";
+    case kTaskPred:
+      return "pred";
+    case kTaskExtract:
+      return "extract";
+    case kTaskEval:
+      return "eval";
+    case kTaskExport:
+      return "export";
+  }
+  return "?";
+}
+
 UMBRA_REGISTER_PARAMETER(TrainerParam);
 
 namespace {

@@ -44,7 +44,11 @@ enum TrainerTask {
   kTaskPred = 2,
   kTaskExtract = 3,
   kTaskEval = 4,
+  kTaskExport = 5,
 };
+
+// The name a config gives `task` ("pred" for kTaskPred).
+const char* TaskName(int task);
 
 // `dist`: how many processes train the config.
 enum TrainerDist {
@@ -106,6 +110,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
   std::vector<int> input_shape;
   std::string extract_node_name;
   bool output_prob;
+  std::string onnx_path;
   bool silent;
   int dist;
   bool dist_check;
@@ -119,13 +124,15 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .add_enum("pred", kTaskPred)
         .add_enum("extract", kTaskExtract)
         .add_enum("eval", kTaskEval)
+        .add_enum("export", kTaskExport)
         .set_default(kTaskTrain)
         .describe(
             "train; finetune (train, starting from the weights of model_in "
             "matched by layer name); pred (write the predictions for the "
             "`pred = FILE` data to FILE); extract (write the output of node "
             "extract_node_name for the pred data to FILE); eval (evaluate a "
-            "saved model on every eval set).");
+            "saved model on every eval set); export (write the model as an "
+            "ONNX file to onnx_path).");
     UMBRA_DECLARE_FIELD(dev).set_default("cpu").describe(
         "Where to run: cpu, gpu or gpu:N (GPU needs a build with "
         "--config=cuda).");
@@ -193,6 +200,11 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .describe(
             "For task = pred: write every output (probabilities) instead of "
             "the arg-max class.");
+    UMBRA_DECLARE_FIELD(onnx_path)
+        .set_default("")
+        .describe(
+            "For task = export: the ONNX file to write (opset 13; an existing "
+            "file is replaced whole, never half-written).");
     UMBRA_DECLARE_FIELD(silent).set_default(false).describe(
         "Print only errors and the per-round lines.");
     UMBRA_DECLARE_FIELD(dist)

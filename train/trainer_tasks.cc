@@ -1,4 +1,5 @@
-// The trainer's inference tasks: pred, extract and eval.
+// The trainer's inference tasks: pred, extract and eval (export is in
+// trainer_export.cc).
 #include <optional>
 #include <string>
 
@@ -11,9 +12,9 @@
 namespace umbra {
 namespace train {
 
-void Trainer::LoadModelForInference() {
-  std::string path = checked_.param.model_in;
-  if (path.empty()) {
+Checkpoint Trainer::InferenceCheckpoint(std::string* path) const {
+  *path = checked_.param.model_in;
+  if (path->empty()) {
     std::optional<std::string> newest = SharedNewestCheckpoint();
     if (!newest) {
       throw CheckpointError(absl::StrCat(
@@ -21,13 +22,19 @@ void Trainer::LoadModelForInference() {
           "NNNN.model in model_dir '",
           ModelDir(), "')"));
     }
-    path = *newest;
+    *path = *newest;
   }
-  const Checkpoint checkpoint = ReadSharedCheckpoint(path);
-  model_->LoadWeights(checkpoint, path);
+  Checkpoint checkpoint = ReadSharedCheckpoint(*path);
   if (!checked_.param.silent) {
-    out_ << "loaded '" << path << "' (round " << checkpoint.round() << ")\n";
+    out_ << "loaded '" << *path << "' (round " << checkpoint.round() << ")\n";
   }
+  return checkpoint;
+}
+
+void Trainer::LoadModelForInference() {
+  std::string path;
+  const Checkpoint checkpoint = InferenceCheckpoint(&path);
+  model_->LoadWeights(checkpoint, path);
 }
 
 void Trainer::Predict() {
