@@ -293,7 +293,7 @@ void ExportEltwiseMax(LayerExport* layer) {
   layer->Output(0, "Max", InputNames(*layer), layer->input(0).rows);
 }
 
-// umbra's softmax is over all of an instance's values (its row).
+// Over each row (softmax takes matrix inputs).
 void ExportSoftmax(LayerExport* layer) {
   const OnnxValue rows = layer->graph().AsRows(layer->input(0));
   SetAttribute(layer->Output(0, "Softmax", {rows.name}, true), "axis",

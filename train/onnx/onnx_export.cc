@@ -58,8 +58,11 @@ onnx::ModelProto ExportOnnx(Network* net, const std::string& graph_name) {
   // values take what is left.
   std::vector<OnnxValue> held(config.nodes.size());
   for (size_t input = 0; input < net->num_inputs(); ++input) {
-    held[input] = graph.AddInput(DisplayName(config, static_cast<int>(input)),
-                                 net->NodeData(static_cast<int>(input)).shape_);
+    // Data comes in 4-D; a matrix input is held as rows from the start.
+    const OnnxValue data =
+        graph.AddInput(DisplayName(config, static_cast<int>(input)),
+                       net->NodeData(static_cast<int>(input)).shape_);
+    held[input] = HeldAsRows(data.shape) ? graph.AsRows(data) : data;
   }
   std::vector<std::vector<std::string>> output_names(config.layers.size());
   for (const LayerDeclaration& layer : config.layers) {
