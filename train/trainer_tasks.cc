@@ -76,7 +76,9 @@ void Trainer::Predict() {
     for (index_t i = 0; i < rows; ++i) {
       if (extract || checked_.param.output_prob || width == 1) {
         for (index_t j = 0; j < width; ++j) {
-          absl::StrAppendFormat(&lines, "%s%g", j ? " " : "", scores[i][j]);
+          // %.9g: every float exactly, so nothing is lost in the file.
+          absl::StrAppendFormat(&lines, "%s%.9g", j ? " " : "",
+                                scores[i][j]);
         }
       } else {
         index_t best = 0;
