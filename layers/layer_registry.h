@@ -17,6 +17,8 @@
 //   4. tools/config_reference.md: regenerate with `bazel run //tools:paramdoc
 //      > tools/config_reference.md` (a test compares them).
 //   5. train/registered_types_test.cc: the list of shipped types.
+//   6. train/onnx/layer_exporters.cc: its ONNX form, and a case in
+//      train/onnx/onnx_export_test.cc (the test fails without them).
 //
 // Example:
 //

@@ -228,10 +228,10 @@ std::vector<Shape<4>> Trainer::ExportInputShapes() const {
   CheckedConfig one_instance = checked_;
   one_instance.param.batch_size = 1;
   const std::vector<const IteratorChain*> evals = config.EvalIterators();
-  const IteratorChain* chain =
-      config.PredIterator() != nullptr ? config.PredIterator()
-      : !evals.empty()                 ? evals.front()
-                                       : config.TrainIterator();
+  const IteratorChain* chain = config.PredIterator() != nullptr
+                                   ? config.PredIterator()
+                               : !evals.empty() ? evals.front()
+                                                : config.TrainIterator();
   // Without input_shape or data, ConfiguredInputShapes says what to set.
   if (!checked_.param.input_shape.empty() || chain == nullptr) {
     return ConfiguredInputShapes(one_instance);

@@ -1,7 +1,7 @@
 // Trainer: runs one task of a config - train, finetune, pred, extract,
-// eval or export (train/onnx) - with the net and its updater on the configured device (model.h),
-// the data iterators (train/data), the metrics (train/optim) and
-// checkpoints (net_checkpoint.h).
+// eval or export (train/onnx) - with the net and its updater on the configured
+// device (model.h), the data iterators (train/data), the metrics (train/optim)
+// and checkpoints (net_checkpoint.h).
 //
 // Example:
 //

@@ -68,13 +68,13 @@ void Trainer::PrepareExport() {
   if (access(directory.c_str(), W_OK) != 0) {
     throw GlobalError(checked_.config, "onnx_path",
                       absl::StrCat("cannot write the ONNX model to '", path,
-                                   "': its directory '", directory, "': ",
-                                   std::strerror(errno)));
+                                   "': its directory '", directory,
+                                   "': ", std::strerror(errno)));
   }
   if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0) {
-    throw GlobalError(checked_.config, "onnx_path",
-                      absl::StrCat("cannot replace '", path,
-                                   "': ", std::strerror(errno)));
+    throw GlobalError(
+        checked_.config, "onnx_path",
+        absl::StrCat("cannot replace '", path, "': ", std::strerror(errno)));
   }
   export_net_ =
       BuildNet<cpu>(checked_, ExportInputShapes(), /*with_updater=*/false).net;
@@ -86,9 +86,9 @@ void Trainer::ExportModel() {
   LoadNetWeights(checkpoint, model_path, export_net_.get());
   const std::string bad = FirstNonFiniteTensor(export_net_.get());
   if (!bad.empty()) {
-    throw CheckpointError(absl::StrCat(
-        "'", model_path, "' holds a NaN or an infinity in ", bad,
-        ": a model that computes nothing; not exported"));
+    throw CheckpointError(
+        absl::StrCat("'", model_path, "' holds a NaN or an infinity in ", bad,
+                     ": a model that computes nothing; not exported"));
   }
   const std::string& path = checked_.param.onnx_path;
   const onnx::ModelProto model = ExportOnnx(

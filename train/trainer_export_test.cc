@@ -34,8 +34,8 @@ TEST(TrainerExportTest, WritesTheNewestCheckpointAsAnOnnxModel) {
   const std::string dir = TrainedDir("export_newest");
   const std::string path = dir + "/blobs.onnx";
   WriteText(path, "an older export");
-  const std::string out = RunTrainer(
-      dir, BlobsConfig(dir), {"task=export", "onnx_path=" + path});
+  const std::string out =
+      RunTrainer(dir, BlobsConfig(dir), {"task=export", "onnx_path=" + path});
   EXPECT_NE(out.find("exported '" + dir + "/models/0001.model' to '" + path +
                      "': ONNX opset 13"),
             std::string::npos)

@@ -200,11 +200,9 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .describe(
             "For task = pred: write every output (probabilities) instead of "
             "the arg-max class.");
-    UMBRA_DECLARE_FIELD(onnx_path)
-        .set_default("")
-        .describe(
-            "For task = export: the ONNX file to write (opset 13; an existing "
-            "file is replaced whole, never half-written).");
+    UMBRA_DECLARE_FIELD(onnx_path).set_default("").describe(
+        "For task = export: the ONNX file to write (opset 13; an existing "
+        "file is replaced whole, never half-written).");
     UMBRA_DECLARE_FIELD(silent).set_default(false).describe(
         "Print only errors and the per-round lines.");
     UMBRA_DECLARE_FIELD(dist)

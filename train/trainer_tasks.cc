@@ -77,8 +77,7 @@ void Trainer::Predict() {
       if (extract || checked_.param.output_prob || width == 1) {
         for (index_t j = 0; j < width; ++j) {
           // %.9g: every float exactly, so nothing is lost in the file.
-          absl::StrAppendFormat(&lines, "%s%.9g", j ? " " : "",
-                                scores[i][j]);
+          absl::StrAppendFormat(&lines, "%s%.9g", j ? " " : "", scores[i][j]);
         }
       } else {
         index_t best = 0;

@@ -56,8 +56,7 @@ onnx::NodeProto* LayerExport::Output(size_t index, const std::string& op,
   const std::string& name = output_names_[index];
   const Shape<4>& shape = layer_->out_shapes()[index];
   const bool direct = rows == HeldAsRows(shape);
-  OnnxValue result{direct ? name : graph_->NewName(name + "_raw"), shape,
-                   rows};
+  OnnxValue result{direct ? name : graph_->NewName(name + "_raw"), shape, rows};
   onnx::NodeProto* node = graph_->AddNode(op, inputs, result.name);
   outputs_[index] = direct ? result : graph_->HeldAsShape(result, name);
   return node;
@@ -105,12 +104,14 @@ void ExportRRelu(LayerExport* layer) {
 
 void ExportPRelu(LayerExport* layer) {
   layer->SameShapeOutput(
-      "PRelu", {layer->Weight("slope", LayerExport::ChannelDims(layer->input(0)))});
+      "PRelu",
+      {layer->Weight("slope", LayerExport::ChannelDims(layer->input(0)))});
 }
 
 void ExportBias(LayerExport* layer) {
   layer->SameShapeOutput(
-      "Add", {layer->Weight("bias", LayerExport::ChannelDims(layer->input(0)))});
+      "Add",
+      {layer->Weight("bias", LayerExport::ChannelDims(layer->input(0)))});
 }
 
 // Channels are axis 1 both of rows (batch, n) and of 4-D values, as
@@ -122,8 +123,7 @@ void ExportBatchNorm(LayerExport* layer) {
       {layer->Weight("gamma", {channels}), layer->Weight("beta", {channels}),
        layer->Weight("moving_mean", {channels}),
        layer->Weight("moving_var", {channels})});
-  SetAttribute(node, "epsilon",
-               As<layers::BatchNormLayer>(*layer).param().eps);
+  SetAttribute(node, "epsilon", As<layers::BatchNormLayer>(*layer).param().eps);
 }
 
 void ExportFullc(LayerExport* layer) {
@@ -146,19 +146,19 @@ void ExportConv(LayerExport* layer) {
   const int64_t groups = conv.param().ngroup;
   const OnnxValue image = layer->graph().As4D(layer->input(0));
   std::vector<std::string> inputs = {
-      image.name, layer->Weight("wmat", {conv.param().nchannel,
-                                         g.channels / groups, g.kernel_y,
-                                         g.kernel_x})};
+      image.name,
+      layer->Weight("wmat", {conv.param().nchannel, g.channels / groups,
+                             g.kernel_y, g.kernel_x})};
   if (!conv.param().no_bias) {
     inputs.push_back(layer->Weight("bias", {conv.param().nchannel}));
   }
   onnx::NodeProto* node = layer->Output(0, "Conv", inputs, false);
-  SetAttribute(node, "kernel_shape", std::vector<int64_t>{g.kernel_y, g.kernel_x});
+  SetAttribute(node, "kernel_shape",
+               std::vector<int64_t>{g.kernel_y, g.kernel_x});
   SetAttribute(node, "strides", std::vector<int64_t>{g.stride_y, g.stride_x});
   SetAttribute(node, "pads",
                std::vector<int64_t>{g.pad_y, g.pad_x, g.pad_y, g.pad_x});
-  SetAttribute(node, "dilations",
-               std::vector<int64_t>{g.dilate_y, g.dilate_x});
+  SetAttribute(node, "dilations", std::vector<int64_t>{g.dilate_y, g.dilate_x});
   SetAttribute(node, "group", groups);
 }
 
@@ -186,9 +186,8 @@ void ExportPooling(LayerExport* layer) {
                              : (max ? "MaxPool" : "AveragePool");
   const std::string pooled =
       sum ? layer->graph().NewName(image.name + "_pooled") : "";
-  onnx::NodeProto* node =
-      sum ? layer->graph().AddNode(op, {image.name}, pooled)
-          : layer->Output(0, op, {image.name}, false);
+  onnx::NodeProto* node = sum ? layer->graph().AddNode(op, {image.name}, pooled)
+                              : layer->Output(0, op, {image.name}, false);
   if (!pool.param().global_pool) {
     const Shape<4>& in = image.shape;
     const Shape<4>& out = layer->layer().out_shapes()[0];
@@ -204,9 +203,9 @@ void ExportPooling(LayerExport* layer) {
   }
   if (sum) {
     const float area = static_cast<float>(w.kernel_y * w.kernel_x);
-    layer->Output(0, "Mul",
-                  {pooled, layer->graph().AddConstant("window_area", {}, {area})},
-                  false);
+    layer->Output(
+        0, "Mul",
+        {pooled, layer->graph().AddConstant("window_area", {}, {area})}, false);
   }
 }
 
@@ -261,8 +260,8 @@ void ExportSplit(LayerExport* layer) {
 
 void ExportEltwiseSum(LayerExport* layer) {
   const std::vector<float>& coeff =
-      dynamic_cast<const layers::EltwiseLayer<cpu, float,
-                                              layers::EltwiseOp::kSum>&>(
+      dynamic_cast<
+          const layers::EltwiseLayer<cpu, float, layers::EltwiseOp::kSum>&>(
           layer->layer())
           .param()
           .coeff;

@@ -13,9 +13,9 @@
 //   prelu -> PRelu      bias -> Add      batch_norm -> BatchNormalization
 //   lrn -> LRN          flatten -> Flatten          dropout, split -> Identity
 //   concat -> Concat(last axis)          ch_concat -> Concat(axis 1)
-//   eltwise_sum -> Sum (Mul by coeff)    eltwise_prod -> Mul   eltwise_max -> Max
-//   softmax -> Softmax over each instance's values   multi_logistic -> Sigmoid
-//   l2_loss, lp_loss -> Identity (the prediction is the input)
+//   eltwise_sum -> Sum (Mul by coeff)    eltwise_prod -> Mul   eltwise_max ->
+//   Max softmax -> Softmax over each instance's values   multi_logistic ->
+//   Sigmoid l2_loss, lp_loss -> Identity (the prediction is the input)
 //
 // A type not listed here has no exporter, and the export refuses a net that
 // has it.

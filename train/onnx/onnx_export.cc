@@ -31,9 +31,9 @@ std::vector<std::string> OutputNames(const NetConfig& config,
   std::vector<std::string> names;
   for (int node : layer.outputs) {
     const std::string base = DisplayName(config, node);
-    names.push_back(graph->NewName(
-        last_writer[node] == layer.index ? base
-                                         : absl::StrCat(base, "@", layer.name)));
+    names.push_back(graph->NewName(last_writer[node] == layer.index
+                                       ? base
+                                       : absl::StrCat(base, "@", layer.name)));
   }
   return names;
 }
@@ -66,8 +66,7 @@ onnx::ModelProto ExportOnnx(Network* net, const std::string& graph_name) {
   }
   std::vector<std::vector<std::string>> output_names(config.layers.size());
   for (const LayerDeclaration& layer : config.layers) {
-    output_names[layer.index] =
-        OutputNames(config, last_writer, layer, &graph);
+    output_names[layer.index] = OutputNames(config, last_writer, layer, &graph);
   }
   for (const LayerDeclaration& declaration : config.layers) {
     layers::Layer<cpu, float>& layer = *net->layers()[declaration.index];

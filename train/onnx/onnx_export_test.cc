@@ -46,8 +46,8 @@ std::vector<ExportCase> Cases() {
   const Shape<4> row = Shape4(1, 1, 1, 10);
   std::vector<ExportCase> cases = {
       {"fullc", "layer[in->out] = fullc\n  nhidden = 5\n", Shape4(1, 1, 1, 12)},
-      {"fullc_no_bias", "layer[in->out] = fullc\n  nhidden = 3\n  no_bias = 1\n",
-       row},
+      {"fullc_no_bias",
+       "layer[in->out] = fullc\n  nhidden = 3\n  no_bias = 1\n", row},
       {"conv",
        "layer[in->out] = conv\n  nchannel = 4\n  kernel_size = 3\n  stride = "
        "2\n  pad = 1\n",
@@ -56,8 +56,9 @@ std::vector<ExportCase> Cases() {
        "layer[in->out] = conv\n  nchannel = 6\n  ngroup = 2\n  kernel_height "
        "= 3\n  kernel_width = 2\n  dilate = 2\n  pad_y = 1\n  no_bias = 1\n",
        Shape4(1, 4, 9, 7)},
-      {"lrn", "layer[in->out] = lrn\n  local_size = 3\n  alpha = 0.5\n  beta "
-              "= 0.6\n  knorm = 1.5\n",
+      {"lrn",
+       "layer[in->out] = lrn\n  local_size = 3\n  alpha = 0.5\n  beta "
+       "= 0.6\n  knorm = 1.5\n",
        Shape4(1, 6, 3, 3)},
       {"flatten", "layer[in->out] = flatten\n", image},
       {"dropout", "layer[in->out] = dropout\n  threshold = 0.4\n", image},
@@ -66,17 +67,24 @@ std::vector<ExportCase> Cases() {
       {"multi_logistic", "layer[in->out] = multi_logistic\n", row},
       {"l2_loss", "layer[in->out] = l2_loss\n", row},
       {"lp_loss", "layer[in->out] = lp_loss\n  p = 3\n", row},
-      {"concat", "layer[in,in_1->out] = concat\n", Shape4(1, 2, 3, 4),
+      {"concat",
+       "layer[in,in_1->out] = concat\n",
+       Shape4(1, 2, 3, 4),
        {2, 3, 5}},
       {"concat_rows", "layer[in,in_1->out] = concat\n", row, {1, 1, 3}},
       {"ch_concat", "layer[in,in_1->out] = ch_concat\n", image, {2, 5, 4}},
       {"eltwise_sum", "layer[in,in_1->out] = eltwise_sum\n", image, {3, 5, 4}},
       {"eltwise_sum_coeff",
-       "layer[in,in_1->out] = eltwise_sum\n  coeff = 0.5,-2\n", row,
+       "layer[in,in_1->out] = eltwise_sum\n  coeff = 0.5,-2\n",
+       row,
        {1, 1, 10}},
-      {"elementwise_sum", "layer[in,in_1->out] = elementwise_sum\n", image,
+      {"elementwise_sum",
+       "layer[in,in_1->out] = elementwise_sum\n",
+       image,
        {3, 5, 4}},
-      {"eltwise_prod", "layer[in,in_1->out] = eltwise_prod\n", image,
+      {"eltwise_prod",
+       "layer[in,in_1->out] = eltwise_prod\n",
+       image,
        {3, 5, 4}},
       {"eltwise_max", "layer[in,in_1->out] = eltwise_max\n", row, {1, 1, 10}},
   };
@@ -98,10 +106,10 @@ std::vector<ExportCase> Cases() {
          image});
   }
   // Per-element and per-channel types, on images and on rows.
-  for (const std::string type :
-       {"relu", "sigmoid", "tanh", "softplus", "xelu", "rrelu", "prelu", "bias",
-        "batch_norm"}) {
-    cases.push_back({type, absl::StrCat("layer[in->out] = ", type, "\n"), image});
+  for (const std::string type : {"relu", "sigmoid", "tanh", "softplus", "xelu",
+                                 "rrelu", "prelu", "bias", "batch_norm"}) {
+    cases.push_back(
+        {type, absl::StrCat("layer[in->out] = ", type, "\n"), image});
     cases.push_back(
         {type + "_rows", absl::StrCat("layer[in->out] = ", type, "\n"), row});
   }
@@ -115,8 +123,8 @@ std::unique_ptr<Network> BuildNet(const ExportCase& c) {
   std::vector<Shape<4>> inputs = {c.input};
   if (!c.second_input.empty()) {
     text = absl::StrCat("extra_data_num = 1\n");
-    inputs.push_back(Shape4(1, c.second_input[0], c.second_input[1],
-                            c.second_input[2]));
+    inputs.push_back(
+        Shape4(1, c.second_input[0], c.second_input[1], c.second_input[2]));
   }
   absl::StrAppend(&text, "netconfig = start\n", c.layers, "netconfig = end\n");
   const TrainConfig config = ParseTrainConfigText(text, "net.conf");
@@ -140,8 +148,9 @@ void Randomize(Network* net, std::mt19937* engine) {
   }
   for (auto& state : net->States()) {
     for (index_t i = 0; i < state.data.size(0); ++i) {
-      state.data[i] = state.tag == "moving_var" ? 0.5f + std::abs(uniform(*engine))
-                                                : uniform(*engine);
+      state.data[i] = state.tag == "moving_var"
+                          ? 0.5f + std::abs(uniform(*engine))
+                          : uniform(*engine);
     }
   }
 }
@@ -199,8 +208,9 @@ INSTANTIATE_TEST_SUITE_P(EveryLayerType, OnnxExportTest,
 TEST(OnnxExportCoverageTest, EveryShippedLayerTypeHasAnExporterAndACase) {
   std::set<std::string> tested;
   for (const ExportCase& c : Cases()) {
-    tested.insert(c.layers.substr(c.layers.find("= ") + 2,
-                                  c.layers.find('\n') - c.layers.find("= ") - 2));
+    tested.insert(
+        c.layers.substr(c.layers.find("= ") + 2,
+                        c.layers.find('\n') - c.layers.find("= ") - 2));
   }
   for (const std::string& type : layers::LayerRegistry::List()) {
     if (type.rfind("test_", 0) == 0) continue;  // this test's own type
@@ -263,8 +273,9 @@ TEST(OnnxExportTest, NamesInputsAndOutputAfterTheConfigsNodes) {
   EXPECT_EQ(input.type().tensor_type().shape().dim(3).dim_value(), 6);
   ASSERT_EQ(model.graph().output_size(), 1);
   EXPECT_EQ(model.graph().output(0).name(), "prob");
-  EXPECT_EQ(model.graph().output(0).type().tensor_type().shape().dim(1).dim_value(),
-            3);
+  EXPECT_EQ(
+      model.graph().output(0).type().tensor_type().shape().dim(1).dim_value(),
+      3);
   std::set<std::string> values;
   for (const auto& node : model.graph().node()) {
     for (const std::string& output : node.output()) {

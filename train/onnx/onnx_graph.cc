@@ -8,7 +8,9 @@
 namespace umbra {
 namespace train {
 
-bool HeldAsRows(const Shape<4>& shape) { return shape[1] == 1 && shape[2] == 1; }
+bool HeldAsRows(const Shape<4>& shape) {
+  return shape[1] == 1 && shape[2] == 1;
+}
 
 void SetAttribute(onnx::NodeProto* node, const std::string& name,
                   int64_t value) {
@@ -18,8 +20,7 @@ void SetAttribute(onnx::NodeProto* node, const std::string& name,
   attribute->set_i(value);
 }
 
-void SetAttribute(onnx::NodeProto* node, const std::string& name,
-                  float value) {
+void SetAttribute(onnx::NodeProto* node, const std::string& name, float value) {
   onnx::AttributeProto* attribute = node->add_attribute();
   attribute->set_name(name);
   attribute->set_type(onnx::AttributeProto::FLOAT);

@@ -46,8 +46,7 @@ bool HeldAsRows(const Shape<4>& shape);
 
 void SetAttribute(onnx::NodeProto* node, const std::string& name,
                   int64_t value);
-void SetAttribute(onnx::NodeProto* node, const std::string& name,
-                  float value);
+void SetAttribute(onnx::NodeProto* node, const std::string& name, float value);
 void SetAttribute(onnx::NodeProto* node, const std::string& name,
                   const std::vector<int64_t>& values);
 
@@ -105,8 +104,7 @@ class OnnxGraph {
   onnx::GraphProto* graph_;
   std::set<std::string, std::less<>> names_;
   // The initializer of each weight name and dims.
-  std::map<std::pair<std::string, std::vector<int64_t>>, std::string>
-      weights_;
+  std::map<std::pair<std::string, std::vector<int64_t>>, std::string> weights_;
 };
 
 }  // namespace train

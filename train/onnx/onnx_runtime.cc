@@ -53,14 +53,14 @@ OnnxTensor RunOnnxRuntime(const std::string& model,
   const std::string output = work_dir + "/output.f32";
   const std::string request = work_dir + "/request.json";
   std::ofstream(request) << "{\"model\": \"" << model << "\", \"inputs\": {"
-                         << absl::StrJoin(entries, ", ")
-                         << "}, \"output\": \"" << output << "\"}";
+                         << absl::StrJoin(entries, ", ") << "}, \"output\": \""
+                         << output << "\"}";
   const std::string log = work_dir + "/run_onnx.log";
   const std::string runfiles = Runfiles();
   if (Run(absl::StrCat("NODE_PATH='", runfiles,
                        "/onnxruntime_node/node_modules' node '", runfiles,
-                       "/umbra/third_party/onnxruntime/run_onnx.js' '",
-                       request, "'"),
+                       "/umbra/third_party/onnxruntime/run_onnx.js' '", request,
+                       "'"),
           log) != 0) {
     throw std::runtime_error(ReadFile(log));
   }
@@ -80,12 +80,12 @@ OnnxTensor RunOnnxRuntime(const std::string& model,
 
 std::string OnnxCheckerProblem(const std::string& model) {
   const std::string log = model + ".checker.log";
-  const int status = Run(
-      absl::StrCat("/usr/bin/python3 -c 'import onnx, sys; "
-                   "onnx.checker.check_model(onnx.load(sys.argv[1]), "
-                   "full_check=True)' '",
-                   model, "'"),
-      log);
+  const int status =
+      Run(absl::StrCat("/usr/bin/python3 -c 'import onnx, sys; "
+                       "onnx.checker.check_model(onnx.load(sys.argv[1]), "
+                       "full_check=True)' '",
+                       model, "'"),
+          log);
   return status == 0 ? "" : absl::StrCat("checker failed: ", ReadFile(log));
 }
 
