@@ -4,18 +4,21 @@
 // slope, batch_norm normalises with its moving averages, a loss layer
 // writes its prediction).
 //
-//   fullc -> Gemm(transB)          conv -> Conv (pads, strides, dilations,
-//   max/avg_pooling -> MaxPool /            group)
-//     AveragePool(count_include_pad) with explicit end pads for umbra's
-//     ceil-mode windows; sum_pooling: AveragePool * window area;
-//     global_pool: GlobalMaxPool / GlobalAveragePool
-//   relu, sigmoid, tanh, softplus -> the same    xelu, rrelu -> LeakyRelu
-//   prelu -> PRelu      bias -> Add      batch_norm -> BatchNormalization
-//   lrn -> LRN          flatten -> Flatten          dropout, split -> Identity
-//   concat -> Concat(last axis)          ch_concat -> Concat(axis 1)
-//   eltwise_sum -> Sum (Mul by coeff)    eltwise_prod -> Mul   eltwise_max ->
-//   Max softmax -> Softmax over each instance's values   multi_logistic ->
-//   Sigmoid l2_loss, lp_loss -> Identity (the prediction is the input)
+//   fullc -> Gemm(transB = 1)
+//   conv -> Conv (pads, strides, dilations, group)
+//   max_pooling, avg_pooling -> MaxPool, AveragePool(count_include_pad),
+//     with explicit end pads for umbra's ceil-mode windows; sum_pooling ->
+//     that AveragePool times the window area; global_pool -> GlobalMaxPool,
+//     GlobalAveragePool
+//   relu, sigmoid, tanh, softplus -> Relu, Sigmoid, Tanh, Softplus
+//   xelu, rrelu -> LeakyRelu;  prelu -> PRelu;  bias -> Add
+//   batch_norm -> BatchNormalization;  lrn -> LRN;  flatten -> Flatten
+//   dropout, split -> Identity
+//   concat -> Concat(last axis);  ch_concat -> Concat(axis 1)
+//   eltwise_sum -> Sum (after a Mul by coeff);  eltwise_prod -> Mul;
+//   eltwise_max -> Max
+//   softmax -> Softmax over each row;  multi_logistic -> Sigmoid
+//   l2_loss, lp_loss -> Identity (their prediction is their input)
 //
 // A type not listed here has no exporter, and the export refuses a net that
 // has it.
