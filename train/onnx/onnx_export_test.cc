@@ -46,6 +46,9 @@ std::vector<ExportCase> Cases() {
   const Shape<4> row = Shape4(1, 1, 1, 10);
   std::vector<ExportCase> cases = {
       {"fullc", "layer[in->out] = fullc\n  nhidden = 5\n", Shape4(1, 1, 1, 12)},
+      {"fullc_shared",
+       "layer[in->h] = fullc:fc1\n  nhidden = 4\nlayer[h->out] = share[fc1]\n",
+       Shape4(1, 1, 1, 4)},
       {"fullc_no_bias",
        "layer[in->out] = fullc\n  nhidden = 3\n  no_bias = 1\n", row},
       {"conv",
@@ -284,6 +287,19 @@ TEST(OnnxExportTest, NamesInputsAndOutputAfterTheConfigsNodes) {
   }
   EXPECT_EQ(values.count("h"), 1u);
   EXPECT_EQ(values.count("h@fc1"), 1u);
+}
+
+TEST(OnnxExportTest, StoresAWeightThatTwoLayersShareOnce) {
+  std::unique_ptr<Network> net = BuildNet(
+      {"shared",
+       "layer[in->h] = fullc:fc1\n  nhidden = 4\nlayer[h->out] = share[fc1]\n",
+       Shape4(1, 1, 1, 4)});
+  const onnx::ModelProto model = ExportOnnx(net.get(), "shared");
+  std::set<std::string> initializers;
+  for (const auto& tensor : model.graph().initializer()) {
+    initializers.insert(tensor.name());
+  }
+  EXPECT_EQ(initializers, (std::set<std::string>{"fc1.wmat", "fc1.bias"}));
 }
 
 TEST(OnnxExportTest, ReplacesAnExistingFileWholeAndNamesAPathItCannotWrite) {

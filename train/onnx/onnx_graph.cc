@@ -84,10 +84,10 @@ onnx::NodeProto* OnnxGraph::AddNode(const std::string& op,
 std::string OnnxGraph::AddWeight(const std::string& name,
                                  const std::vector<int64_t>& dims,
                                  const float* values) {
-  auto found = weights_.find({name, dims});
+  auto found = weights_.find({values, dims});
   if (found != weights_.end()) return found->second;
   const std::string stored = NewName(name);
-  weights_[{name, dims}] = stored;
+  weights_[{values, dims}] = stored;
   AddFloatInitializer(stored, dims, values);
   return stored;
 }

@@ -71,8 +71,9 @@ class OnnxGraph {
                            const std::vector<std::string>& inputs,
                            const std::string& output);
 
-  // The initializer `name` holding `values` as float of `dims`; added once
-  // per name and dims (the same weight read by two layers is stored once).
+  // An initializer named after `name` holding `values` as float of `dims`;
+  // added once per `values` and dims (a weight that a share[...] layer
+  // reads too is stored once, under its first name).
   std::string AddWeight(const std::string& name,
                         const std::vector<int64_t>& dims, const float* values);
   // A constant initializer named after `base`.
@@ -103,8 +104,8 @@ class OnnxGraph {
 
   onnx::GraphProto* graph_;
   std::set<std::string, std::less<>> names_;
-  // The initializer of each weight name and dims.
-  std::map<std::pair<std::string, std::vector<int64_t>>, std::string> weights_;
+  // The initializer of each weight's memory and dims.
+  std::map<std::pair<const float*, std::vector<int64_t>>, std::string> weights_;
 };
 
 }  // namespace train
