@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -16,13 +17,6 @@
 namespace umbra {
 namespace train {
 namespace {
-
-// The directory `path` is in ("." for a bare file name).
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
 
 // "(batch,10)" or "(batch,1,28,28)": an ONNX value's dims.
 std::string DimsText(const onnx::ValueInfoProto& value) {
@@ -64,7 +58,8 @@ void Trainer::PrepareExport() {
   }
   // Before the model is read: a file that cannot be written stops the
   // task at once.
-  const std::string directory = DirectoryOf(path);
+  const std::string parent = std::filesystem::path(path).parent_path();
+  const std::string directory = parent.empty() ? "." : parent;
   if (access(directory.c_str(), W_OK) != 0) {
     throw GlobalError(checked_.config, "onnx_path",
                       absl::StrCat("cannot write the ONNX model to '", path,

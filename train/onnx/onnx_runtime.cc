@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "train/config/config_test_util.h"
 
 namespace umbra {
 namespace train {
@@ -21,13 +20,6 @@ std::string Runfiles() {
   const char* dir = std::getenv("TEST_SRCDIR");
   if (dir == nullptr) throw std::runtime_error("TEST_SRCDIR is not set");
   return dir;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << file.rdbuf();
-  return bytes.str();
 }
 
 // Runs `command` with its stdout and stderr in `log`; returns its status.
@@ -43,18 +35,18 @@ OnnxTensor RunOnnxRuntime(const std::string& model,
   std::vector<std::string> entries;
   for (const auto& [name, tensor] : inputs) {
     const std::string file = absl::StrCat(work_dir, "/", name, ".f32");
-    std::ofstream(file, std::ios::binary)
-        .write(reinterpret_cast<const char*>(tensor.values.data()),
-               tensor.values.size() * sizeof(float));
+    WriteText(file,
+              std::string(reinterpret_cast<const char*>(tensor.values.data()),
+                          tensor.values.size() * sizeof(float)));
     entries.push_back(absl::StrCat("\"", name, "\": {\"shape\": [",
                                    absl::StrJoin(tensor.shape, ", "),
                                    "], \"file\": \"", file, "\"}"));
   }
   const std::string output = work_dir + "/output.f32";
   const std::string request = work_dir + "/request.json";
-  std::ofstream(request) << "{\"model\": \"" << model << "\", \"inputs\": {"
-                         << absl::StrJoin(entries, ", ") << "}, \"output\": \""
-                         << output << "\"}";
+  WriteText(request, absl::StrCat("{\"model\": \"", model, "\", \"inputs\": {",
+                                  absl::StrJoin(entries, ", "),
+                                  "}, \"output\": \"", output, "\"}"));
   const std::string log = work_dir + "/run_onnx.log";
   const std::string runfiles = Runfiles();
   if (Run(absl::StrCat("NODE_PATH='", runfiles,
@@ -62,16 +54,16 @@ OnnxTensor RunOnnxRuntime(const std::string& model,
                        "/umbra/third_party/onnxruntime/run_onnx.js' '", request,
                        "'"),
           log) != 0) {
-    throw std::runtime_error(ReadFile(log));
+    throw std::runtime_error(ReadText(log));
   }
   OnnxTensor result;
-  std::string dims = ReadFile(output + ".shape.json");
+  std::string dims = ReadText(output + ".shape.json");
   for (absl::string_view dim :
        absl::StrSplit(absl::StripAsciiWhitespace(dims), absl::ByAnyChar("[], "),
                       absl::SkipEmpty())) {
     result.shape.push_back(std::stoll(std::string(dim)));
   }
-  const std::string bytes = ReadFile(output);
+  const std::string bytes = ReadText(output);
   result.values.resize(bytes.size() / sizeof(float));
   std::copy(bytes.begin(), bytes.end(),
             reinterpret_cast<char*>(result.values.data()));
@@ -86,7 +78,7 @@ std::string OnnxCheckerProblem(const std::string& model) {
                        "full_check=True)' '",
                        model, "'"),
           log);
-  return status == 0 ? "" : absl::StrCat("checker failed: ", ReadFile(log));
+  return status == 0 ? "" : absl::StrCat("checker failed: ", ReadText(log));
 }
 
 }  // namespace testing
