@@ -94,6 +94,20 @@ def umbra_dependencies():
     )
     _maybe(
         system_library,
+        name = "libjpeg_turbo",
+        build_file = Label("//third_party/libjpeg_turbo:BUILD.system"),
+        links = {"/usr/include/turbojpeg.h": "turbojpeg.h"},
+        package = "libturbojpeg0-dev",
+    )
+    _maybe(
+        system_library,
+        name = "libpng",
+        build_file = Label("//third_party/libpng:BUILD.system"),
+        links = {"/usr/include/png.h": "png.h"},
+        package = "libpng-dev",
+    )
+    _maybe(
+        system_library,
         name = "eigen",
         build_file = Label("//third_party/eigen:BUILD.system"),
         links = {"/usr/include/eigen3": "include"},

@@ -21,6 +21,9 @@ PACKAGES=(
   libonnx-dev            # onnx.proto, the schema of task = export
   python3-onnx           # the ONNX checker the export tests run (/usr/bin/python3)
   nodejs                 # runs ONNX Runtime (npm's onnxruntime-node) in the export tests
+  libturbojpeg0-dev      # JPEG decode and encode (TurboJPEG API) for the image iterators
+  libpng-dev             # PNG decode and encode for the image iterators
+  python3-pil            # Pillow, the reference of the image decode benchmark
 )
 
 missing=()
