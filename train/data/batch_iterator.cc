@@ -23,6 +23,17 @@ namespace {
 // augmentation on does not change the order.
 constexpr unsigned kAugmentSeedOffset = 0x9e3779b9u;
 
+// The seed of instance `count` of an AugmentingDataset's walk: SplitMix64's
+// finaliser over (seed, count), so neighbouring instances get unrelated
+// streams.
+std::uint64_t InstanceSeed(int seed, std::uint64_t count) {
+  std::uint64_t z = (static_cast<std::uint64_t>(seed) << 40) ^ count;
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 }  // namespace
 
 BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
@@ -30,6 +41,7 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
                              const AugmentIteratorParam& augment,
                              BatchPart part)
     : dataset_(std::move(dataset)),
+      augmenting_(dynamic_cast<AugmentingDataset*>(dataset_.get())),
       param_(batch),
       first_row_(batch.batch_size / part.count * part.index),
       transform_(augment, dataset_->instance_shape(),
@@ -118,11 +130,15 @@ void BatchIterator::BeforeFirst() {
   Restart();
 }
 
-void BatchIterator::FillRow(index_t row) {
+void BatchIterator::FillRow(index_t row, std::uint64_t seed) {
   const index_t index = order_[position_++];
   order_used_ = true;
-  dataset_->Read(index, instance_.FlatTo1D(), batch_.label[row]);
-  transform_.Apply(instance_, batch_.data[row]);
+  if (augmenting_ != nullptr) {
+    pending_reads_.push_back({index, row, seed});
+  } else {
+    dataset_->Read(index, instance_.FlatTo1D(), batch_.label[row]);
+    transform_.Apply(instance_, batch_.data[row]);
+  }
   if (!batch_.extra_data.empty()) {
     extra_rows_.clear();
     for (auto& extra : batch_.extra_data) {
@@ -135,7 +151,8 @@ void BatchIterator::FillRow(index_t row) {
 
 void BatchIterator::TakeRow(index_t global_row, bool read) {
   const index_t row = global_row - first_row_;
-  if (read && row >= 0 && row < batch_.batch_size) return FillRow(row);
+  const std::uint64_t seed = InstanceSeed(param_.seed, instances_walked_++);
+  if (read && row >= 0 && row < batch_.batch_size) return FillRow(row, seed);
   ++position_;
   order_used_ = true;
   transform_.Skip();
@@ -143,6 +160,7 @@ void BatchIterator::TakeRow(index_t global_row, bool read) {
 
 bool BatchIterator::Step(bool read) {
   has_value_ = false;
+  pending_reads_.clear();  // left over if the last ReadBatch threw
   if (wrapped_) return false;
   const index_t size = param_.batch_size;
   index_t row = 0;
@@ -165,6 +183,13 @@ bool BatchIterator::Step(bool read) {
         batch_.inst_index[local] = kPaddingIndex;
       }
     }
+  }
+  if (!pending_reads_.empty()) {
+    // One row per instance.
+    const Tensor<cpu, 2, float> rows(
+        batch_.data.dptr_,
+        Shape2(batch_.batch_size, transform_.output_shape().Size()));
+    augmenting_->ReadBatch(pending_reads_, rows, batch_.label);
   }
   has_value_ = read;
   return true;

@@ -10,6 +10,10 @@
 //     pass (reshuffled first when shuffle is on), and that next pass,
 //     started by BeforeFirst(), continues after them, so every instance is
 //     seen once per batch_size * passes rows.
+// An AugmentingDataset reads each batch's instances in one ReadBatch call,
+// instance k of the iterator's life (counting every pass, and the instances
+// a data-parallel rank skips) seeded with a mix of `seed` and k, so its
+// augmentation does not depend on threads or ranks.
 // With shuffle = 1 the order is shuffled when the iterator is made and again
 // at every BeforeFirst() that follows a Next(); the generator is seeded with
 // `seed`, so the orders are reproducible.
@@ -25,6 +29,7 @@
 #ifndef UMBRA_TRAIN_DATA_BATCH_ITERATOR_H_
 #define UMBRA_TRAIN_DATA_BATCH_ITERATOR_H_
 
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <vector>
@@ -106,8 +111,9 @@ class BatchIterator : public DataIterator {
   const Dataset& dataset() const { return *dataset_; }
 
  private:
-  // Puts the next instance of the order into row `row` of the batch.
-  void FillRow(index_t row);
+  // Puts the next instance of the order into row `row` of the batch (for an
+  // AugmentingDataset: asks for it in pending_reads_, with `seed`).
+  void FillRow(index_t row, std::uint64_t seed);
   // FillRow into this part's row for row `global_row` of the whole batch
   // when `read` and the row is this part's; else moves past the instance,
   // drawing its augmentation all the same.
@@ -119,6 +125,8 @@ class BatchIterator : public DataIterator {
   void Restart();
 
   std::unique_ptr<Dataset> dataset_;
+  // dataset_ when it augments its instances itself, else null.
+  AugmentingDataset* augmenting_;
   BatchIteratorParam param_;
   // This part's rows of each batch: [first_row_, first_row_ + rows).
   index_t first_row_ = 0;
@@ -132,6 +140,10 @@ class BatchIterator : public DataIterator {
   // round_batch: the last batch took instances of the next pass.
   bool wrapped_ = false;
   bool has_value_ = false;
+  // Instances walked through since the iterator was made (read or skipped).
+  std::uint64_t instances_walked_ = 0;
+  // The reads of the batch being filled, for an AugmentingDataset.
+  std::vector<InstanceRead> pending_reads_;
   DataBatch batch_;
   TensorContainer<cpu, 3, float> instance_;
   // Views of one row of every extra input, for Dataset::ReadExtras.

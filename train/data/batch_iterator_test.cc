@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -36,16 +37,55 @@ std::unique_ptr<MemoryDataset> CountingDataset(index_t size,
   return set;
 }
 
+// CountingDataset's instances, augmented by themselves: element 0 of each
+// row holds the read's seed (its low 20 bits), the rest the counting values.
+class SeedRecordingDataset : public AugmentingDataset {
+ public:
+  SeedRecordingDataset(index_t size, const Shape<3>& shape)
+      : counting_(CountingDataset(size, shape)) {}
+
+  index_t size() const override { return counting_->size(); }
+  Shape<3> instance_shape() const override {
+    return counting_->instance_shape();
+  }
+  index_t label_width() const override { return 1; }
+  void Read(index_t index, Tensor<cpu, 1, float> data,
+            Tensor<cpu, 1, float> label) override {
+    counting_->Read(index, data, label);
+  }
+  void ReadBatch(const std::vector<InstanceRead>& reads,
+                 Tensor<cpu, 2, float> data,
+                 Tensor<cpu, 2, float> labels) override {
+    for (const InstanceRead& read : reads) {
+      Read(read.index, data[read.row], labels[read.row]);
+      data[read.row][0] = static_cast<float>(read.seed & 0xFFFFF);
+    }
+  }
+  std::string Describe() const override { return "seed recording"; }
+
+ private:
+  std::unique_ptr<MemoryDataset> counting_;
+};
+
+enum class Source { kCounting, kSeedRecording };
+
 std::unique_ptr<BatchIterator> MakeIterator(index_t size, const ParamKwargs& kw,
                                             const Shape<3>& shape = Shape3(1, 2,
                                                                            3),
-                                            BatchPart part = {}) {
+                                            BatchPart part = {},
+                                            Source source = Source::kCounting) {
   BatchIteratorParam batch;
   batch.InitAllowUnknown(kw);
   AugmentIteratorParam augment;
   augment.InitAllowUnknown(kw);
-  return std::make_unique<BatchIterator>(CountingDataset(size, shape), batch,
-                                         augment, part);
+  std::unique_ptr<Dataset> dataset;
+  if (source == Source::kCounting) {
+    dataset = CountingDataset(size, shape);
+  } else {
+    dataset = std::make_unique<SeedRecordingDataset>(size, shape);
+  }
+  return std::make_unique<BatchIterator>(std::move(dataset), batch, augment,
+                                         part);
 }
 
 // The instance of every real (not padding) row of a pass, checking that
@@ -202,8 +242,13 @@ TEST(BatchIteratorTest, IndexOffset) {
 // batch_size / count of the whole batch: the same instances, the same
 // augmentation (random crops and mirrors), the same padding, over shuffled
 // passes with and without round_batch.
-TEST(BatchIteratorTest, PartsTogetherAreTheWholeBatch) {
+// For an AugmentingDataset this also says that every instance's seed is
+// the same whichever rank reads it.
+class BatchIteratorPartsTest : public ::testing::TestWithParam<Source> {};
+
+TEST_P(BatchIteratorPartsTest, PartsTogetherAreTheWholeBatch) {
   TestRng rng;
+  const Source source = GetParam();
   for (int count = 1; count <= 4; ++count) {
     const index_t size = rng.Int(3, 40);
     const index_t batch_size = count * rng.Int(1, 5);
@@ -219,11 +264,13 @@ TEST(BatchIteratorTest, PartsTogetherAreTheWholeBatch) {
     SCOPED_TRACE(::testing::Message()
                  << count << " parts of batches of " << batch_size << " from "
                  << size << (round_batch ? ", round_batch" : ""));
-    const Shape<3> shape = Shape3(1, 4, 5);
-    auto whole = MakeIterator(size, kw, shape);
+    // An augmenting source gives instances of the input shape.
+    const Shape<3> shape =
+        source == Source::kCounting ? Shape3(1, 4, 5) : Shape3(1, 3, 3);
+    auto whole = MakeIterator(size, kw, shape, {}, source);
     std::vector<std::unique_ptr<BatchIterator>> parts;
     for (int p = 0; p < count; ++p) {
-      parts.push_back(MakeIterator(size, kw, shape, {p, count}));
+      parts.push_back(MakeIterator(size, kw, shape, {p, count}, source));
     }
     const index_t rows = batch_size / count;
     for (int pass = 0; pass < 3; ++pass) {
@@ -253,6 +300,50 @@ TEST(BatchIteratorTest, PartsTogetherAreTheWholeBatch) {
         }
       }
     }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BothKindsOfSource, BatchIteratorPartsTest,
+                         ::testing::Values(Source::kCounting,
+                                           Source::kSeedRecording));
+
+// The seed of each read depends on the iterator's seed and how many
+// instances came before it: new for every instance and pass, and the same
+// after SkipPass as after reading the pass.
+TEST(BatchIteratorTest, AugmentingSourceGetsASeedPerInstanceAndPass) {
+  TestRng rng;
+  const index_t size = rng.Int(5, 30);
+  const ParamKwargs kw = {{"batch_size", std::to_string(rng.Int(1, 6))},
+                          {"shuffle", "1"},
+                          {"seed", std::to_string(rng.Int(0, 1000))},
+                          {"silent", "1"}};
+  auto reader =
+      MakeIterator(size, kw, Shape3(1, 1, 2), {}, Source::kSeedRecording);
+  auto skipper =
+      MakeIterator(size, kw, Shape3(1, 1, 2), {}, Source::kSeedRecording);
+  std::set<float> seeds;
+  std::vector<DataBatch> second;
+  for (int pass = 0; pass < 2; ++pass) {
+    reader->BeforeFirst();
+    second = ReadPass(reader.get());
+    for (const DataBatch& batch : second) {
+      for (index_t r = 0; r < batch.batch_size - batch.num_batch_padd; ++r) {
+        seeds.insert(batch.data[r][0][0][0]);
+        EXPECT_EQ(batch.data[r][0][0][1], batch.inst_index[r] * 100.0f + 1);
+      }
+    }
+  }
+  // 20-bit views of 2 * size distinct seeds: a collision is possible but
+  // rare; allow one.
+  EXPECT_GE(seeds.size(), static_cast<std::size_t>(2 * size - 1));
+  skipper->SkipPass();
+  skipper->BeforeFirst();
+  const std::vector<DataBatch> after_skip = ReadPass(skipper.get());
+  ASSERT_EQ(after_skip.size(), second.size());
+  for (std::size_t b = 0; b < second.size(); ++b) {
+    std::string difference;
+    EXPECT_TRUE(data_test::SameBatch(after_skip[b], second[b], &difference))
+        << "batch " << b << ": " << difference;
   }
 }
 

@@ -18,9 +18,15 @@
 // extra data, fed to the net's nodes in_1, in_2, ...) lists their shapes in
 // extra_shapes() and fills them in ReadExtras. Read and ReadExtras are
 // called from one thread at a time.
+//
+// An AugmentingDataset crops, mirrors and normalises its instances itself
+// (images of any size, decoded on many threads): the batch iterator hands it
+// a whole batch of reads at once, each with its own seed, and applies no
+// InstanceTransform of its own.
 #ifndef UMBRA_TRAIN_DATA_DATASET_H_
 #define UMBRA_TRAIN_DATA_DATASET_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +56,26 @@ class Dataset {
                           const std::vector<Tensor<cpu, 1, float>>& extras) {}
   // What the data is, for messages: e.g. "mnist 'train-images.gz'".
   virtual std::string Describe() const = 0;
+};
+
+// One instance for AugmentingDataset::ReadBatch: which, into which row, and
+// the seed of its random choices (crop, mirror, ...).
+struct InstanceRead {
+  index_t index;
+  index_t row;
+  std::uint64_t seed;
+};
+
+class AugmentingDataset : public Dataset {
+ public:
+  // Reads each request's instance, augmented, into its row of `data` (rows
+  // of instance_shape().Size() floats) and `labels`, drawing its random
+  // choices from a generator seeded with its seed alone, so that the batch
+  // is the same however the reads are shared between threads. Read gives
+  // an instance as evaluation sees it (no random choice).
+  virtual void ReadBatch(const std::vector<InstanceRead>& reads,
+                         Tensor<cpu, 2, float> data,
+                         Tensor<cpu, 2, float> labels) = 0;
 };
 
 // Every instance in memory: data() is (size, channel*height*width), labels()
