@@ -1,0 +1,205 @@
+#include "train/image/image_dataset.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "tensor/tensor.h"
+#include "tensor/threads.h"
+#include "train/data/binary_format.h"
+#include "train/data/data_error.h"
+#include "train/data/file_bytes.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+Shape<3> ImageShapeOf(const AugmentIteratorParam& augment) {
+  const std::vector<int>& shape = augment.input_shape;
+  if (shape.size() != 3 || (shape[0] != 1 && shape[0] != 3)) {
+    throw DataError(
+        absl::StrFormat("key 'input_shape': pictures need "
+                        "channels,height,width with 1 (grey) or 3 (RGB) "
+                        "channels, e.g. 3,224,224; got '%s'",
+                        absl::StrJoin(shape, ",")),
+        "input_shape");
+  }
+  return Shape3(shape[0], shape[1], shape[2]);
+}
+
+int DefaultDecodeThreads() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, cores - GetNumThreads());
+}
+
+// The settings with every normalisation and random choice off: what the
+// mean image is made with.
+AugmentIteratorParam Unnormalised(AugmentIteratorParam augment) {
+  augment.rand_crop = false;
+  augment.rand_mirror = false;
+  augment.scale = 1.0f;
+  augment.divideby = 1.0f;
+  augment.mean_value.clear();
+  return augment;
+}
+ImageAugmentParam Unnormalised(ImageAugmentParam param) {
+  param.mean_r = param.mean_g = param.mean_b = 0.0f;
+  param.std_r = param.std_g = param.std_b = 1.0f;
+  param.max_random_contrast = 0.0f;
+  param.max_random_illumination = 0.0f;
+  return param;
+}
+
+}  // namespace
+
+ImageDataset::ImageDataset(std::unique_ptr<EncodedImageSource> source,
+                           const AugmentIteratorParam& augment,
+                           const ImageAugmentParam& image_augment,
+                           const ImageDecodeParam& decode)
+    : source_(std::move(source)),
+      shape_(ImageShapeOf(augment)),
+      skip_bad_images_(decode.skip_bad_images),
+      pool_(decode.decode_threads > 0 ? decode.decode_threads
+                                      : DefaultDecodeThreads()),
+      known_bad_(source_->size(), false) {
+  for (int i = 0; i < pool_.size(); ++i) {
+    workers_.push_back(std::make_unique<Worker>(ImageAugmenter(
+        augment, image_augment, shape_[0], shape_[1], shape_[2])));
+  }
+  if (!decode.mean_img.empty()) {
+    const ImageAugmenter plain(Unnormalised(augment),
+                               Unnormalised(image_augment), shape_[0],
+                               shape_[1], shape_[2]);
+    LoadOrMakeMeanImage(decode.mean_img, plain);
+  }
+}
+
+std::string ImageDataset::Describe() const { return source_->Describe(); }
+
+void ImageDataset::ReadInstance(Worker& worker, ImageAugmenter& augmenter,
+                                index_t index, const std::uint64_t* seed,
+                                float* data, float* labels) {
+  const index_t size = source_->size();
+  const float* mean = mean_image_.empty() ? nullptr : mean_image_.data();
+  for (index_t tries = 0; tries < size; ++tries) {
+    const index_t at = (index + tries) % size;
+    if (skip_bad_images_ && IsKnownBad(at)) continue;
+    try {
+      source_->Read(at, &worker.bytes, labels);
+      worker.decoder.Decode(worker.bytes, shape_[0], 0, 0, &worker.image);
+      if (seed == nullptr) {
+        augmenter.ProcessCenter(worker.image, mean, data);
+      } else {
+        // Every try starts the instance's stream afresh, so a replacement
+        // is augmented the same whatever failed before it.
+        std::mt19937 rng(static_cast<std::uint32_t>(*seed ^ (*seed >> 32)));
+        augmenter.Process(worker.image, rng, mean, data);
+      }
+      return;
+    } catch (const DataError& e) {
+      const std::string problem = source_->Where(at) + ": " + e.what();
+      if (!skip_bad_images_) {
+        throw DataError(problem + " (skip_bad_images = 1 skips bad pictures)");
+      }
+      MarkBad(at, problem);
+    }
+  }
+  throw DataError(absl::StrFormat(
+      "%s: none of the %d pictures can be read (skip_bad_images = 1)",
+      Describe(), size));
+}
+
+bool ImageDataset::IsKnownBad(index_t index) {
+  std::lock_guard<std::mutex> lock(bad_mutex_);
+  return known_bad_[index];
+}
+
+void ImageDataset::MarkBad(index_t index, const std::string& problem) {
+  std::lock_guard<std::mutex> lock(bad_mutex_);
+  if (known_bad_[index]) return;
+  known_bad_[index] = true;
+  ++bad_images_;
+  std::cerr << "data: skipping a bad picture: " << problem << "\n";
+}
+
+void ImageDataset::Read(index_t index, Tensor<cpu, 1, float> data,
+                        Tensor<cpu, 1, float> label) {
+  Worker& worker = *workers_[0];
+  ReadInstance(worker, worker.augmenter, index, nullptr, data.dptr_,
+               label.dptr_);
+}
+
+void ImageDataset::ReadBatch(const std::vector<InstanceRead>& reads,
+                             Tensor<cpu, 2, float> data,
+                             Tensor<cpu, 2, float> labels) {
+  pool_.Run(static_cast<int>(reads.size()), [&](int task, int worker_index) {
+    const InstanceRead& read = reads[task];
+    Worker& worker = *workers_[worker_index];
+    ReadInstance(worker, worker.augmenter, read.index, &read.seed,
+                 data[read.row].dptr_, labels[read.row].dptr_);
+  });
+}
+
+void ImageDataset::LoadOrMakeMeanImage(const std::string& path,
+                                       const ImageAugmenter& plain) {
+  const index_t floats = shape_.Size();
+  if (std::filesystem::exists(path)) {
+    const std::unique_ptr<Dataset> file = WithKeyContext(
+        "mean_img", "mean_img", [&] { return OpenBinaryDataset(path); });
+    if (file->size() != 1 || file->instance_shape() != shape_) {
+      const Shape<3> got = file->instance_shape();
+      throw DataError(
+          absl::StrFormat("key 'mean_img': '%s' holds %d image%s of "
+                          "%d,%d,%d; input_shape needs one of %d,%d,%d "
+                          "(delete the file to make it again)",
+                          path, file->size(), file->size() == 1 ? "" : "s",
+                          got[0], got[1], got[2], shape_[0], shape_[1],
+                          shape_[2]),
+          "mean_img");
+    }
+    mean_image_.resize(floats);
+    TensorContainer<cpu, 1, float> count(Shape1(file->label_width()));
+    file->Read(0, Tensor<cpu, 1, float>(mean_image_.data(), Shape1(floats)),
+               count);
+    return;
+  }
+  // Exact whatever the order: sums of whole pixel values in double.
+  std::vector<std::vector<double>> sums(pool_.size(),
+                                        std::vector<double>(floats));
+  std::vector<std::vector<float>> rows(pool_.size(),
+                                       std::vector<float>(floats));
+  std::vector<std::vector<float>> labels(
+      pool_.size(), std::vector<float>(source_->label_width()));
+  std::vector<ImageAugmenter> augmenters(pool_.size(), plain);
+  pool_.Run(static_cast<int>(size()), [&](int index, int worker) {
+    ReadInstance(*workers_[worker], augmenters[worker], index, nullptr,
+                 rows[worker].data(), labels[worker].data());
+    for (index_t i = 0; i < floats; ++i) sums[worker][i] += rows[worker][i];
+  });
+  TensorContainer<cpu, 1, float> mean(Shape1(floats));
+  for (index_t i = 0; i < floats; ++i) {
+    double total = 0;
+    for (const std::vector<double>& sum : sums) total += sum[i];
+    mean[i] = static_cast<float>(total / size());
+  }
+  BinaryDatasetWriter writer(path, shape_, /*label_width=*/1,
+                             BinaryDtype::kFloat32);
+  writer.Append(mean, {static_cast<float>(size())});
+  writer.Finish();
+  mean_image_.assign(mean.dptr_, mean.dptr_ + floats);
+  std::cerr << absl::StrFormat(
+      "data: %s: made the mean image of %d pictures, saved to '%s'\n",
+      Describe(), size(), path);
+}
+
+}  // namespace train
+}  // namespace umbra

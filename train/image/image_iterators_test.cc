@@ -1,0 +1,280 @@
+// The image iterator types end to end, on pictures the test makes: img and
+// imgrec give the pixels that were encoded (PNG is lossless), the same
+// batches as each other and whatever decode_threads is; bad pictures are
+// named or, with skip_bad_images, replaced and counted; mean_img is made
+// once and read after; cifar reads its records.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "train/data/data.h"
+#include "train/data/data_test_util.h"
+#include "train/data/file_bytes.h"
+#include "train/image/image.h"
+#include "train/image/image_codec.h"
+#include "train/image/image_list.h"
+#include "train/image/recordio.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using data_test::DataErrorOf;
+using data_test::NewTempDir;
+using data_test::ReadPass;
+using data_test::SameBatch;
+using data_test::TestRng;
+using data_test::WriteFile;
+using ::testing::HasSubstr;
+
+// `count` random RGB pictures of height x width written as PNG files with a
+// .lst, and as a .rec + .idx pack, labelled i % 5.
+struct PictureSet {
+  std::string dir;
+  std::vector<Image> images;
+  std::string list_path;
+  std::string rec_path;
+};
+
+PictureSet WritePictures(TestRng& rng, int count, int height, int width) {
+  PictureSet set;
+  set.dir = NewTempDir();
+  std::vector<ImageListEntry> entries;
+  std::vector<RecordIndexEntry> index;
+  set.rec_path = set.dir + "/pictures.rec";
+  RecordIOWriter pack(set.rec_path);
+  for (int i = 0; i < count; ++i) {
+    Image image;
+    image.Resize(height, width, 3);
+    for (std::uint8_t& sample : image.pixels) sample = rng.Int(0, 255);
+    const std::string png = EncodePng(image);
+    const std::string name = "p" + std::to_string(i) + ".png";
+    WriteFile(set.dir + "/" + name, png);
+    entries.push_back(
+        {static_cast<std::uint64_t>(i), {static_cast<float>(i % 5)}, name});
+    index.push_back({static_cast<std::uint64_t>(i),
+                     pack.WriteRecord(PackImageRecord(
+                         {static_cast<float>(i % 5)}, i, png))});
+    set.images.push_back(std::move(image));
+  }
+  pack.Close();
+  WriteRecordIndex(set.dir + "/pictures.idx", index);
+  set.list_path = set.dir + "/pictures.lst";
+  WriteImageList(set.list_path, entries);
+  return set;
+}
+
+std::unique_ptr<DataIterator> Img(const PictureSet& set, ParamKwargs keys) {
+  keys.push_back({"image_list", set.list_path});
+  keys.push_back({"image_root", set.dir});
+  keys.push_back({"silent", "1"});
+  return CreateIterator("img", keys, nullptr);
+}
+
+std::unique_ptr<DataIterator> ImgRec(const PictureSet& set, ParamKwargs keys) {
+  keys.push_back({"image_rec", set.rec_path});
+  keys.push_back({"silent", "1"});
+  return CreateIterator("imgrec", keys, nullptr);
+}
+
+void ExpectSamePasses(DataIterator* a, DataIterator* b, int passes) {
+  for (int pass = 0; pass < passes; ++pass) {
+    a->BeforeFirst();
+    b->BeforeFirst();
+    const std::vector<DataBatch> x = ReadPass(a);
+    const std::vector<DataBatch> y = ReadPass(b);
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      std::string difference;
+      ASSERT_TRUE(SameBatch(x[i], y[i], &difference))
+          << "pass " << pass << " batch " << i << ": " << difference;
+    }
+  }
+}
+
+TEST(ImageIteratorsTest, ImgGivesTheCentreCropOfTheEncodedPixels) {
+  TestRng rng;
+  const int count = rng.Int(3, 9);
+  const PictureSet set = WritePictures(rng, count, 12, 10);
+  const float mean = rng.Uniform(0, 100), divideby = rng.Uniform(1, 300);
+  auto it = Img(set, {{"batch_size", std::to_string(count)},
+                      {"input_shape", "3,8,6"},
+                      {"mean_value", std::to_string(mean)},
+                      {"divideby", std::to_string(divideby)}});
+  ASSERT_TRUE(it->Next());
+  const DataBatch& batch = it->Value();
+  const float multiplier = 1.0f / std::stof(std::to_string(divideby));
+  const float mean_used = std::stof(std::to_string(mean));
+  for (int i = 0; i < count; ++i) {
+    EXPECT_EQ(batch.label[i][0], i % 5);
+    for (int c = 0; c < 3; ++c) {
+      for (int y = 0; y < 8; ++y) {
+        for (int x = 0; x < 6; ++x) {
+          const float want =
+              (set.images[i].at(y + 2, x + 2, c) - mean_used) * multiplier;
+          ASSERT_NEAR(batch.data[i][c][y][x], want,
+                      1e-5f * (1 + std::abs(want)))
+              << "picture " << i << " at " << c << "," << y << "," << x;
+        }
+      }
+    }
+  }
+}
+
+TEST(ImageIteratorsTest, ImgRecAndImgGiveTheSameBatchesForAnyThreadCount) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, rng.Int(10, 30), 14, 15);
+  const ParamKwargs keys = {{"batch_size", std::to_string(rng.Int(2, 7))},
+                            {"input_shape", "3,9,11"},
+                            {"shuffle", "1"},
+                            {"seed", std::to_string(rng.Int(0, 999))},
+                            {"rand_crop", "1"},
+                            {"rand_mirror", "1"},
+                            {"max_rotate_angle", "10"},
+                            {"divideby", "255"}};
+  ParamKwargs one = keys, three = keys;
+  one.push_back({"decode_threads", "1"});
+  three.push_back({"decode_threads", "3"});
+  auto img = Img(set, one);
+  auto rec = ImgRec(set, three);
+  ExpectSamePasses(img.get(), rec.get(), 2);
+}
+
+TEST(ImageIteratorsTest, RandomChoicesDifferBetweenPasses) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, 4, 16, 16);
+  auto it = Img(set, {{"batch_size", "4"},
+                      {"input_shape", "3,8,8"},
+                      {"rand_crop", "1"},
+                      {"seed", std::to_string(rng.Int(0, 999))}});
+  const std::vector<DataBatch> first = ReadPass(it.get());
+  it->BeforeFirst();
+  const std::vector<DataBatch> second = ReadPass(it.get());
+  std::string difference;
+  EXPECT_FALSE(SameBatch(first[0], second[0], &difference));
+}
+
+TEST(ImageIteratorsTest, ABadPictureIsNamedOrSkippedAndCounted) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, 6, 8, 8);
+  const int bad = rng.Int(0, 5);
+  const std::string bad_path = set.dir + "/p" + std::to_string(bad) + ".png";
+  const std::string png = EncodePng(set.images[bad]);
+  WriteFile(bad_path, png.substr(0, png.size() / 2));
+  const ParamKwargs keys = {{"batch_size", "6"}, {"input_shape", "3,8,8"}};
+  EXPECT_THAT(DataErrorOf([&] { Img(set, keys)->Next(); }),
+              HasSubstr(absl::StrFormat("pictures.lst:%d 'p%d.png': corrupt "
+                                        "or truncated PNG",
+                                        bad + 1, bad)));
+
+  ParamKwargs skip = keys;
+  skip.push_back({"skip_bad_images", "1"});
+  auto it = Img(set, skip);
+  ASSERT_TRUE(it->Next());
+  // The next good picture takes the bad one's place, labels and all.
+  const int next = (bad + 1) % 6;
+  EXPECT_EQ(it->Value().label[bad][0], next % 5);
+  EXPECT_EQ(it->Value().data[bad][1][2][3],
+            static_cast<float>(set.images[next].at(2, 3, 1)));
+
+  std::remove(bad_path.c_str());
+  EXPECT_THAT(DataErrorOf([&] { Img(set, keys)->Next(); }),
+              HasSubstr("No such file or directory"));
+}
+
+TEST(ImageIteratorsTest, AWrongLabelCountOrABadMagicIsNamed) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, 3, 8, 8);
+  EXPECT_THAT(DataErrorOf([&] {
+                ImgRec(set, {{"batch_size", "3"},
+                             {"input_shape", "3,8,8"},
+                             {"label_width", "2"}})
+                    ->Next();
+              }),
+              HasSubstr("record 0"));
+  std::string bytes = ReadFileBytes(set.rec_path);
+  bytes[0] ^= 0x55;
+  WriteFile(set.rec_path, bytes);
+  EXPECT_THAT(
+      DataErrorOf([&] {
+        ImgRec(set, {{"batch_size", "3"}, {"input_shape", "3,8,8"}})->Next();
+      }),
+      HasSubstr("pictures.rec"));
+}
+
+TEST(ImageIteratorsTest, MeanImageIsMadeOnceAndReadAfter) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, rng.Int(2, 6), 6, 6);
+  const std::string mean_path = set.dir + "/mean.bin";
+  const ParamKwargs keys = {
+      {"batch_size", "1"}, {"input_shape", "3,4,4"}, {"mean_img", mean_path}};
+  auto made = Img(set, keys);
+  ASSERT_TRUE(made->Next());
+  // The first picture minus the mean of all centre crops.
+  double mean = 0;
+  for (const Image& image : set.images) mean += image.at(1 + 1, 1 + 2, 2);
+  mean /= set.images.size();
+  EXPECT_NEAR(made->Value().data[0][2][1][2], set.images[0].at(2, 3, 2) - mean,
+              1e-4);
+  // Read back, not made again: a changed picture does not change the mean.
+  auto read = Img(set, keys);
+  ASSERT_TRUE(read->Next());
+  std::string difference;
+  EXPECT_TRUE(SameBatch(made->Value(), read->Value(), &difference))
+      << difference;
+  EXPECT_THAT(DataErrorOf([&] {
+                Img(set, {{"batch_size", "1"},
+                          {"input_shape", "3,2,2"},
+                          {"mean_img", mean_path}});
+              }),
+              HasSubstr("holds 1 image of 3,4,4; input_shape needs one of "
+                        "3,2,2"));
+}
+
+TEST(ImageIteratorsTest, InputShapeMustGiveOneOrThreeChannels) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, 2, 6, 6);
+  EXPECT_THAT(DataErrorOf([&] {
+                Img(set, {{"batch_size", "1"}});
+              }),
+              HasSubstr("key 'input_shape'"));
+  EXPECT_THAT(DataErrorOf([&] {
+                Img(set, {{"batch_size", "1"}, {"input_shape", "4,6,6"}});
+              }),
+              HasSubstr("1 (grey) or 3 (RGB)"));
+}
+
+TEST(ImageIteratorsTest, CifarReadsItsRecords) {
+  TestRng rng;
+  const std::string dir = NewTempDir();
+  const int count = rng.Int(1, 5);
+  std::string file;
+  for (int i = 0; i < count; ++i) {
+    file.push_back(static_cast<char>(i));
+    for (unsigned char byte : rng.Bytes(3072)) file.push_back(byte);
+  }
+  WriteFile(dir + "/data_batch_1.bin", file);
+  auto it = CreateIterator("cifar",
+                           {{"path_data", dir + "/data_batch_1.bin"},
+                            {"batch_size", std::to_string(count)},
+                            {"silent", "1"}},
+                           nullptr);
+  ASSERT_TRUE(it->Next());
+  for (int i = 0; i < count; ++i) {
+    EXPECT_EQ(it->Value().label[i][0], i);
+    const int c = rng.Int(0, 2), y = rng.Int(0, 31), x = rng.Int(0, 31);
+    EXPECT_EQ(
+        it->Value().data[i][c][y][x],
+        static_cast<unsigned char>(file[i * 3073 + 1 + (c * 32 + y) * 32 + x]));
+  }
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra

@@ -1,0 +1,116 @@
+// The image iterator types (img, imgrec, cifar) and their parameter structs.
+// Linked with alwayslink = 1 so that every program with the trainer's data
+// chain knows them.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "param/param.h"
+#include "train/data/file_bytes.h"
+#include "train/data/iterator_registry.h"
+#include "train/image/cifar_file.h"
+#include "train/image/image_augmenter.h"
+#include "train/image/image_dataset.h"
+#include "train/image/image_iterators.h"
+#include "train/image/image_sources.h"
+
+namespace umbra {
+namespace train {
+
+UMBRA_REGISTER_PARAMETER(ImgIteratorParam);
+UMBRA_REGISTER_PARAMETER(ImgRecIteratorParam);
+UMBRA_REGISTER_PARAMETER(ImageDecodeParam);
+UMBRA_REGISTER_PARAMETER(ImageAugmentParam);
+UMBRA_REGISTER_PARAMETER(CifarIteratorParam);
+
+namespace {
+
+template <typename Param>
+Param ParamOf(const ParamKwargs& kwargs) {
+  Param param;
+  param.InitAllowUnknown(kwargs);
+  return param;
+}
+
+std::unique_ptr<Dataset> MakeImageDataset(
+    std::unique_ptr<EncodedImageSource> source, const ParamKwargs& kwargs,
+    const AugmentIteratorParam& augment) {
+  return std::make_unique<ImageDataset>(std::move(source), augment,
+                                        ParamOf<ImageAugmentParam>(kwargs),
+                                        ParamOf<ImageDecodeParam>(kwargs));
+}
+
+std::unique_ptr<Dataset> MakeImgDataset(const ParamKwargs& kwargs,
+                                        const BatchIteratorParam& batch,
+                                        const AugmentIteratorParam& augment) {
+  const auto param = ParamOf<ImgIteratorParam>(kwargs);
+  auto source = WithKeyContext("img", "image_list", [&] {
+    return std::make_unique<ImageListSource>(param.image_list, param.image_root,
+                                             batch.label_width);
+  });
+  return MakeImageDataset(std::move(source), kwargs, augment);
+}
+
+// The .idx beside a pack: its name with .idx for .rec, when that exists.
+std::string IndexBeside(const std::string& pack) {
+  std::filesystem::path index(pack);
+  if (index.extension() != ".rec") return "";
+  index.replace_extension(".idx");
+  return std::filesystem::exists(index) ? index.string() : "";
+}
+
+std::unique_ptr<Dataset> MakeImgRecDataset(
+    const ParamKwargs& kwargs, const BatchIteratorParam& batch,
+    const AugmentIteratorParam& augment) {
+  const auto param = ParamOf<ImgRecIteratorParam>(kwargs);
+  const bool own_index = !param.image_rec_index.empty();
+  auto source = WithKeyContext(
+      "imgrec", own_index ? "image_rec_index" : "image_rec", [&] {
+        return std::make_unique<RecordPackSource>(
+            param.image_rec,
+            own_index ? param.image_rec_index : IndexBeside(param.image_rec),
+            batch.label_width);
+      });
+  return MakeImageDataset(std::move(source), kwargs, augment);
+}
+
+std::unique_ptr<Dataset> MakeCifarDataset(const ParamKwargs& kwargs,
+                                          const BatchIteratorParam& batch,
+                                          const AugmentIteratorParam& augment) {
+  const auto param = ParamOf<CifarIteratorParam>(kwargs);
+  const std::vector<std::string> paths =
+      absl::StrSplit(param.path_data, ',', absl::SkipWhitespace());
+  return WithKeyContext("cifar", "path_data", [&] {
+    return LoadCifar(paths, static_cast<CifarFormat>(param.cifar_format));
+  });
+}
+
+[[maybe_unused]] const bool kImgRegistered = RegisterIteratorType(
+    {"img",
+     IteratorKind::kSource,
+     {"ImgIteratorParam", "ImageDecodeParam", "ImageAugmentParam"},
+     "JPEG and PNG files named by a .lst list, decoded and augmented on "
+     "decode_threads threads.",
+     &MakeImgDataset,
+     nullptr});
+[[maybe_unused]] const bool kImgRecRegistered = RegisterIteratorType(
+    {"imgrec",
+     IteratorKind::kSource,
+     {"ImgRecIteratorParam", "ImageDecodeParam", "ImageAugmentParam"},
+     "A RecordIO pack of MXNet image records (.rec, with its .idx), decoded "
+     "and augmented on decode_threads threads.",
+     &MakeImgRecDataset,
+     nullptr});
+[[maybe_unused]] const bool kCifarRegistered = RegisterIteratorType(
+    {"cifar",
+     IteratorKind::kSource,
+     {"CifarIteratorParam"},
+     "CIFAR-10/100 binary files; pixels 0..255 (scale with divideby).",
+     &MakeCifarDataset,
+     nullptr});
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
