@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "train/data/data_error.h"
@@ -72,49 +76,137 @@ std::string SizeText(int height, int width) {
 
 // The output pixels of one channel and the mean subtracted from them.
 struct ChannelOut {
-  float* out;                  // height x width
-  const float* mean;           // row y at mean + y * mean_row_stride
-  std::ptrdiff_t mean_row_stride;
-  float gain;                  // contrast * multiplier
-  float offset;                // illumination * multiplier
+  float* out;                      // height x width
+  const float* mean;               // row y at mean + y * mean_row_stride
+  std::ptrdiff_t mean_row_stride;  // width, or 0 for a per-channel mean
+  float gain;                      // contrast * multiplier
+  float offset;                    // illumination * multiplier
 };
 
-// One output row of the fast path: pixels x0 .. x0 + width - 1 of a source
-// row (`row` points at pixel x0), mirrored when kMirror.
-template <int C, bool kMirror>
-void CopyRow(const std::uint8_t* __restrict row, int width,
-             const ChannelOut* channels, int y) {
-  if constexpr (C == 1) {
-    float* __restrict out = channels[0].out + std::ptrdiff_t{y} * width;
-    const float* __restrict mean =
-        channels[0].mean + y * channels[0].mean_row_stride;
-    const float gain = channels[0].gain, offset = channels[0].offset;
-    for (int x = 0; x < width; ++x) {
-      const int sx = kMirror ? width - 1 - x : x;
-      out[x] = (static_cast<float>(row[sx]) - mean[x]) * gain + offset;
-    }
-  } else {
-    static_assert(C == 3, "The fast path copies 1 or 3 channels.");
-    float* __restrict out0 = channels[0].out + std::ptrdiff_t{y} * width;
-    float* __restrict out1 = channels[1].out + std::ptrdiff_t{y} * width;
-    float* __restrict out2 = channels[2].out + std::ptrdiff_t{y} * width;
-    const float* __restrict mean0 =
-        channels[0].mean + y * channels[0].mean_row_stride;
-    const float* __restrict mean1 =
-        channels[1].mean + y * channels[1].mean_row_stride;
-    const float* __restrict mean2 =
-        channels[2].mean + y * channels[2].mean_row_stride;
-    const float gain0 = channels[0].gain, offset0 = channels[0].offset;
-    const float gain1 = channels[1].gain, offset1 = channels[1].offset;
-    const float gain2 = channels[2].gain, offset2 = channels[2].offset;
-    for (int x = 0; x < width; ++x) {
-      const std::uint8_t* pixel = row + 3 * (kMirror ? width - 1 - x : x);
-      out0[x] = (static_cast<float>(pixel[0]) - mean0[x]) * gain0 + offset0;
-      out1[x] = (static_cast<float>(pixel[1]) - mean1[x]) * gain1 + offset1;
-      out2[x] = (static_cast<float>(pixel[2]) - mean2[x]) * gain2 + offset2;
+// Row y of every channel: where it goes, its mean, gain and offset.
+template <int C>
+struct OutputRow {
+  OutputRow(const ChannelOut* channels, int y, int width) {
+    for (int c = 0; c < C; ++c) {
+      out[c] = channels[c].out + std::ptrdiff_t{y} * width;
+      mean[c] = channels[c].mean + y * channels[c].mean_row_stride;
+      gain[c] = channels[c].gain;
+      offset[c] = channels[c].offset;
     }
   }
+  // Writes pixel x from its C sample values.
+  void Store(int x, const float* value) const {
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) {
+      out[c][x] = (value[c] - mean[c][x]) * gain[c] + offset[c];
+    }
+  }
+
+  float* out[C];
+  const float* mean[C];
+  float gain[C];
+  float offset[C];
+};
+
+// The fast path's pixels x .. width - 1 of one output row from a source row
+// (`row` points at the window's first pixel), mirrored when kMirror.
+template <int C, bool kMirror>
+void CopyPixels(const std::uint8_t* row, int x, int width,
+                const OutputRow<C>& out) {
+  for (; x < width; ++x) {
+    const std::uint8_t* pixel = row + C * (kMirror ? width - 1 - x : x);
+    float value[C];
+    for (int c = 0; c < C; ++c) value[c] = pixel[c];
+    out.Store(x, value);
+  }
 }
+
+#if defined(__AVX2__)
+// Byte shuffles that gather channel c of 8 RGB pixels - 24 bytes, `low`
+// holding bytes 0..15 and `high` bytes 16..23 - into bytes 0..7, the pixels
+// in reverse order when `reverse`; -128 clears a byte.
+struct RgbShuffles {
+  std::int8_t low[3][16];
+  std::int8_t high[3][16];
+};
+
+constexpr RgbShuffles MakeRgbShuffles(bool reverse) {
+  RgbShuffles masks{};
+  for (int c = 0; c < 3; ++c) {
+    for (int j = 0; j < 16; ++j) masks.low[c][j] = masks.high[c][j] = -128;
+    for (int j = 0; j < 8; ++j) {
+      const int byte = 3 * (reverse ? 7 - j : j) + c;
+      if (byte < 16) {
+        masks.low[c][j] = static_cast<std::int8_t>(byte);
+      } else {
+        masks.high[c][j] = static_cast<std::int8_t>(byte - 16);
+      }
+    }
+  }
+  return masks;
+}
+
+constexpr RgbShuffles kRgbForward = MakeRgbShuffles(false);
+constexpr RgbShuffles kRgbReverse = MakeRgbShuffles(true);
+alignas(16) constexpr std::int8_t kReverse8[16] = {
+    7, 6, 5, 4, 3, 2, 1, 0, -128, -128, -128, -128, -128, -128, -128, -128};
+
+// (bytes 0..7 as floats - mean) * gain + offset, stored at out.
+inline void StoreEight(__m128i bytes, const float* mean, __m256 gain,
+                       __m256 offset, float* out) {
+  const __m256 value = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+  _mm256_storeu_ps(
+      out, _mm256_add_ps(
+               _mm256_mul_ps(_mm256_sub_ps(value, _mm256_loadu_ps(mean)), gain),
+               offset));
+}
+
+// One output row of the fast path, 8 pixels at a time.
+template <int C, bool kMirror>
+void CopyRow(const std::uint8_t* row, int width, const OutputRow<C>& out) {
+  static_assert(C == 1 || C == 3, "The fast path copies 1 or 3 channels.");
+  __m256 gain[C], offset[C];
+  for (int c = 0; c < C; ++c) {
+    gain[c] = _mm256_set1_ps(out.gain[c]);
+    offset[c] = _mm256_set1_ps(out.offset[c]);
+  }
+  int x = 0;
+  for (; x + 8 <= width; x += 8) {
+    // The 8 source pixels of output pixels x .. x + 7.
+    const std::uint8_t* block = row + C * (kMirror ? width - 8 - x : x);
+    if constexpr (C == 1) {
+      __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(block));
+      if (kMirror) {
+        bytes = _mm_shuffle_epi8(
+            bytes, _mm_load_si128(reinterpret_cast<const __m128i*>(kReverse8)));
+      }
+      StoreEight(bytes, out.mean[0] + x, gain[0], offset[0], out.out[0] + x);
+    } else {
+      const RgbShuffles& masks = kMirror ? kRgbReverse : kRgbForward;
+      const __m128i low =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(block));
+      const __m128i high =
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(block + 16));
+      for (int c = 0; c < 3; ++c) {
+        const __m128i bytes = _mm_or_si128(
+            _mm_shuffle_epi8(
+                low, _mm_loadu_si128(
+                         reinterpret_cast<const __m128i*>(masks.low[c]))),
+            _mm_shuffle_epi8(
+                high, _mm_loadu_si128(
+                          reinterpret_cast<const __m128i*>(masks.high[c]))));
+        StoreEight(bytes, out.mean[c] + x, gain[c], offset[c], out.out[c] + x);
+      }
+    }
+  }
+  CopyPixels<C, kMirror>(row, x, width, out);
+}
+#else
+template <int C, bool kMirror>
+void CopyRow(const std::uint8_t* row, int width, const OutputRow<C>& out) {
+  CopyPixels<C, kMirror>(row, 0, width, out);
+}
+#endif  // __AVX2__
 
 // The fast path: the height x width window at (y0, x0) of the image.
 template <int C, bool kMirror>
@@ -124,52 +216,58 @@ void CopyWindow(const Image& source, int y0, int x0, int height, int width,
   const std::uint8_t* first =
       source.pixels.data() + y0 * stride + static_cast<std::size_t>(x0) * C;
   for (int y = 0; y < height; ++y) {
-    CopyRow<C, kMirror>(first + y * stride, width, channels, y);
+    CopyRow<C, kMirror>(first + y * stride, width,
+                        OutputRow<C>(channels, y, width));
   }
 }
 
-// Bilinear sample of `source` at (sx, y) with pixel centres at whole
+// The source image as the warp sampler reads it.
+struct SourceView {
+  const std::uint8_t* pixels;
+  int rows;
+  int cols;
+  std::ptrdiff_t stride;  // cols * channels
+};
+
+// Bilinear sample of `source` at (sx, sy) with pixel centres at whole
 // coordinates; a neighbour outside the image reads `fill` (OpenCV's
 // INTER_LINEAR with BORDER_CONSTANT).
 template <int C>
-inline void Sample(const Image& source, float sx, float sy, float fill,
+inline void Sample(SourceView source, float sx, float sy, float fill,
                    float* value) {
-  const int rows = source.height, cols = source.width;
   // Also false for nan.
-  if (!(sx > -1.0f && sx < cols && sy > -1.0f && sy < rows)) {
+  if (!(sx > -1.0f && sx < source.cols && sy > -1.0f && sy < source.rows)) {
     for (int c = 0; c < C; ++c) value[c] = fill;
     return;
   }
   const float floor_x = std::floor(sx), floor_y = std::floor(sy);
   const int x0 = static_cast<int>(floor_x), y0 = static_cast<int>(floor_y);
   const float ax = sx - floor_x, ay = sy - floor_y;
-  const std::uint8_t* pixels = source.pixels.data();
-  const std::size_t stride = static_cast<std::size_t>(source.width) * C;
   float v00[C], v01[C], v10[C], v11[C];
-  if (x0 >= 0 && y0 >= 0 && x0 + 1 < cols && y0 + 1 < rows) {
-    const std::uint8_t* p = pixels + y0 * stride + static_cast<std::size_t>(x0) * C;
+  if (x0 >= 0 && y0 >= 0 && x0 + 1 < source.cols && y0 + 1 < source.rows) {
+    const std::uint8_t* p = source.pixels + y0 * source.stride + x0 * C;
+#pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
       v00[c] = p[c];
       v01[c] = p[C + c];
-      v10[c] = p[stride + c];
-      v11[c] = p[stride + C + c];
+      v10[c] = p[source.stride + c];
+      v11[c] = p[source.stride + C + c];
     }
   } else {
-    const bool in_x0 = x0 >= 0, in_x1 = x0 + 1 < cols;
-    const bool in_y0 = y0 >= 0, in_y1 = y0 + 1 < rows;
-    const auto tap = [&](bool inside, int y, int x, float* v) {
-      if (inside) {
-        const std::uint8_t* p = pixels + y * stride + static_cast<std::size_t>(x) * C;
+    const auto tap = [&](int y, int x, float* v) {
+      if (x >= 0 && y >= 0 && x < source.cols && y < source.rows) {
+        const std::uint8_t* p = source.pixels + y * source.stride + x * C;
         for (int c = 0; c < C; ++c) v[c] = p[c];
       } else {
         for (int c = 0; c < C; ++c) v[c] = fill;
       }
     };
-    tap(in_y0 && in_x0, y0, x0, v00);
-    tap(in_y0 && in_x1, y0, x0 + 1, v01);
-    tap(in_y1 && in_x0, y0 + 1, x0, v10);
-    tap(in_y1 && in_x1, y0 + 1, x0 + 1, v11);
+    tap(y0, x0, v00);
+    tap(y0, x0 + 1, v01);
+    tap(y0 + 1, x0, v10);
+    tap(y0 + 1, x0 + 1, v11);
   }
+#pragma GCC unroll 4
   for (int c = 0; c < C; ++c) {
     const float top = v00[c] + ax * (v01[c] - v00[c]);
     const float bottom = v10[c] + ax * (v11[c] - v10[c]);
@@ -180,9 +278,11 @@ inline void Sample(const Image& source, float sx, float sy, float fill,
 // The warp path: output pixel (x, y) samples the source at
 // inverse * (column_map[x], row_map[y], 1).
 template <int C>
-void WarpWindow(const Image& source, const double* inverse,
+void WarpWindow(const Image& image, const double* inverse,
                 const float* column_map, const float* row_map, int height,
                 int width, float fill, const ChannelOut* channels) {
+  const SourceView source{image.pixels.data(), image.height, image.width,
+                          std::ptrdiff_t{image.width} * C};
   const float i00 = static_cast<float>(inverse[0]);
   const float i01 = static_cast<float>(inverse[1]);
   const float i02 = static_cast<float>(inverse[2]);
@@ -192,20 +292,12 @@ void WarpWindow(const Image& source, const double* inverse,
   for (int y = 0; y < height; ++y) {
     const float cy = row_map[y];
     const float base_x = i01 * cy + i02, base_y = i11 * cy + i12;
-    float* out[C];
-    const float* mean[C];
-    for (int c = 0; c < C; ++c) {
-      out[c] = channels[c].out + std::ptrdiff_t{y} * width;
-      mean[c] = channels[c].mean + y * channels[c].mean_row_stride;
-    }
+    const OutputRow<C> out(channels, y, width);
     for (int x = 0; x < width; ++x) {
       const float cx = column_map[x];
       float value[C];
       Sample<C>(source, i00 * cx + base_x, i10 * cx + base_y, fill, value);
-      for (int c = 0; c < C; ++c) {
-        out[c][x] =
-            (value[c] - mean[c][x]) * channels[c].gain + channels[c].offset;
-      }
+      out.Store(x, value);
     }
   }
 }
@@ -282,7 +374,8 @@ ImageAugmenter::ImageAugmenter(const AugmentIteratorParam& iterator_param,
   }
   mean_rows_.resize(static_cast<std::size_t>(channels) * width);
   for (int c = 0; c < channels; ++c) {
-    std::fill_n(mean_rows_.begin() + static_cast<std::size_t>(c) * width, width, means[c]);
+    std::fill_n(mean_rows_.begin() + static_cast<std::size_t>(c) * width, width,
+                means[c]);
   }
   if (param.min_random_scale > param.max_random_scale) {
     throw DataError(
@@ -362,30 +455,25 @@ ImageAugmenter::Plan ImageAugmenter::MakePlan(const Image& source,
   plan.canvas_height = static_cast<int>(canvas_height);
   const bool identity = m[0] == 1.0 && m[1] == 0.0 && m[2] == 0.0 &&
                         m[3] == 0.0 && m[4] == 1.0 && m[5] == 0.0 &&
-                        plan.canvas_width == cols &&
-                        plan.canvas_height == rows;
+                        plan.canvas_width == cols && plan.canvas_height == rows;
 
   // The window.
   Plan::Window& window = plan.window;
   window.height = height_;
   window.width = width_;
-  const char* size_key = "input_shape";
-  std::string window_text = absl::StrFormat(
-      "%s crop of input_shape %d,%d,%d", SizeText(height_, width_), channels_,
-      height_, width_);
-  int needed_height = height_, needed_width = width_;
-  if (rng != nullptr && crop_size_mode_) {
-    size_key = "max_crop_size";
-    window_text =
-        absl::StrFormat("max_crop_size %d window", p.max_crop_size);
-    needed_height = needed_width = p.max_crop_size;
+  const bool random_size = rng != nullptr && crop_size_mode_;
+  if (random_size) {
     window.height = window.width =
         p.min_crop_size +
         static_cast<int>(RandomIndex(
-            *rng, static_cast<std::uint32_t>(p.max_crop_size -
-                                             p.min_crop_size + 1)));
+            *rng,
+            static_cast<std::uint32_t>(p.max_crop_size - p.min_crop_size + 1)));
   }
+  // The largest window this image could get.
+  const int needed_height = random_size ? p.max_crop_size : height_;
+  const int needed_width = random_size ? p.max_crop_size : width_;
   if (plan.canvas_height < needed_height || plan.canvas_width < needed_width) {
+    const char* key = random_size ? "max_crop_size" : "input_shape";
     throw DataError(
         absl::StrFormat(
             "image of %s pixels (height x width)%s is smaller than the %s; "
@@ -393,11 +481,16 @@ ImageAugmenter::Plan ImageAugmenter::MakePlan(const Image& source,
             "large (e.g. resize them when packing) or lower %s",
             SizeText(rows, cols),
             identity ? ""
-                     : absl::StrFormat(", warped to a %s canvas,",
-                                       SizeText(plan.canvas_height,
-                                                plan.canvas_width)),
-            window_text, size_key),
-        size_key);
+                     : absl::StrFormat(
+                           ", warped to a %s canvas,",
+                           SizeText(plan.canvas_height, plan.canvas_width)),
+            random_size
+                ? absl::StrFormat("max_crop_size %d window", p.max_crop_size)
+                : absl::StrFormat("%s crop of input_shape %d,%d,%d",
+                                  SizeText(height_, width_), channels_, height_,
+                                  width_),
+            key),
+        key);
   }
   const int range_y = plan.canvas_height - window.height;
   const int range_x = plan.canvas_width - window.width;
@@ -437,8 +530,8 @@ ImageAugmenter::Plan ImageAugmenter::MakePlan(const Image& source,
   // cxxnet iter_augment_proc-inl.hpp SetData: contrast, illumination, mirror.
   if (rng != nullptr) {
     if (p.max_random_contrast > 0.0f) {
-      plan.contrast = 1.0f + (2.0f * RandomUnit(*rng) - 1.0f) *
-                                 p.max_random_contrast;
+      plan.contrast =
+          1.0f + (2.0f * RandomUnit(*rng) - 1.0f) * p.max_random_contrast;
     }
     if (p.max_random_illumination > 0.0f) {
       plan.illumination =
@@ -473,8 +566,8 @@ void ImageAugmenter::CheckSource(const Image& source,
         "input_shape");
   }
   if (source.height < 1 || source.width < 1 ||
-      source.pixels.size() != static_cast<std::size_t>(source.height) * source.width *
-                                  source.channels) {
+      source.pixels.size() != static_cast<std::size_t>(source.height) *
+                                  source.width * source.channels) {
     throw DataError(absl::StrFormat(
         "image of %s pixels (height x width) x %d channels holds %d samples",
         SizeText(source.height, source.width), source.channels,
@@ -494,8 +587,8 @@ void ImageAugmenter::Process(const Image& source, std::mt19937& rng,
   Render(source, MakePlan(source, &rng), mean_image, out);
 }
 
-void ImageAugmenter::ProcessCenter(const Image& source,
-                                   const float* mean_image, float* out) {
+void ImageAugmenter::ProcessCenter(const Image& source, const float* mean_image,
+                                   float* out) {
   CheckSource(source, mean_image);
   Render(source, MakePlan(source, nullptr), mean_image, out);
 }
@@ -510,7 +603,8 @@ void ImageAugmenter::Render(const Image& source, const Plan& plan,
       channels[c].mean = mean_image + c * plane;
       channels[c].mean_row_stride = width_;
     } else {
-      channels[c].mean = mean_rows_.data() + static_cast<std::size_t>(c) * width_;
+      channels[c].mean =
+          mean_rows_.data() + static_cast<std::size_t>(c) * width_;
       channels[c].mean_row_stride = 0;
     }
     channels[c].gain = plan.contrast * multiplier_[c];
@@ -519,15 +613,13 @@ void ImageAugmenter::Render(const Image& source, const Plan& plan,
   if (!plan.warp) {
     const int y0 = plan.window.y, x0 = plan.window.x;
     if (channels_ == 1) {
-      plan.mirror ? CopyWindow<1, true>(source, y0, x0, height_, width_,
-                                        channels)
-                  : CopyWindow<1, false>(source, y0, x0, height_, width_,
-                                         channels);
+      plan.mirror
+          ? CopyWindow<1, true>(source, y0, x0, height_, width_, channels)
+          : CopyWindow<1, false>(source, y0, x0, height_, width_, channels);
     } else {
-      plan.mirror ? CopyWindow<3, true>(source, y0, x0, height_, width_,
-                                        channels)
-                  : CopyWindow<3, false>(source, y0, x0, height_, width_,
-                                         channels);
+      plan.mirror
+          ? CopyWindow<3, true>(source, y0, x0, height_, width_, channels)
+          : CopyWindow<3, false>(source, y0, x0, height_, width_, channels);
     }
     return;
   }

@@ -14,7 +14,7 @@
 //   param.Init({{"max_rotate_angle", "10"}, {"mean_r", "123.7"},
 //               {"mean_g", "116.3"}, {"mean_b", "103.5"}});
 //   ImageAugmenter augmenter(iterator_param, param, /*channels=*/3,
-//                            /*height=*/224, /*width=*/224);  // one a thread
+//                            /*height=*/224, /*width=*/224);  // one per thread
 //   std::mt19937 rng(seed);
 //   augmenter.Process(image, rng, /*mean_image=*/nullptr, out);  // training
 //   augmenter.ProcessCenter(image, /*mean_image=*/nullptr, out);  // testing
@@ -39,15 +39,18 @@
 //     canvas(x, y) = source at M^-1 (x - tx, y - ty), sampled bilinearly
 //     with pixel centres at whole coordinates (cv::warpAffine's INTER_LINEAR);
 //     a neighbour outside the source reads fill_value in every channel
-//     (BORDER_CONSTANT). As in cxxnet the rotation centre is (W'/2, H'/2) in
-//     corner coordinates, so e.g. a 90 degree rotation of an n x n image
-//     leaves its top row as fill_value: canvas(x, y) = source(n - y, x).
-//     Multiples of 90 degrees use exact sines and cosines.
+//     (BORDER_CONSTANT). As in cxxnet the centre is (W'/2, H'/2) in corner
+//     coordinates, half a pixel off the pixel-centre one: a 90 degree
+//     rotation of an n x n image gives canvas(x, y) = source column n - y,
+//     row x, its top row all fill_value, and scale 2 blends the canvas's last
+//     row and column half with fill_value. Multiples of 90 degrees use exact
+//     sines and cosines.
 //  2. Window: a height x width window of the canvas, or with min_crop_size /
 //     max_crop_size a square window of side c. Its top-left corner is
 //     (crop_y_start, crop_x_start) where those are set, else drawn uniformly
 //     over every position inside the canvas (rand_crop), else the centre
-//     ((H - h) / 2, (W - w) / 2, rounded down).
+//     ((H - h) / 2, (W - w) / 2, rounded down). A canvas smaller than the
+//     window (max_crop_size for the square one) throws DataError.
 //  3. Resize (min/max_crop_size only): the c x c window is resized to
 //     height x width bilinearly, pixel centres aligned
 //     (x_window = (x + 0.5) c / width - 0.5, clamped into the window), as
@@ -99,7 +102,9 @@
 //     augmenter crops input_shape's height as a width).
 //   - max_random_contrast and max_random_illumination apply with or without
 //     a mean (cxxnet ignores them without one).
-//   - cxxnet's fixed `mirror` key is umbra's alias of rand_mirror.
+//   - cxxnet's `mirror = 1` (always mirror) does not exist: umbra's `mirror`
+//     is an alias of rand_mirror. image_mean (a mean image file) is the
+//     caller's: Process takes the mean image.
 #ifndef UMBRA_TRAIN_IMAGE_IMAGE_AUGMENTER_H_
 #define UMBRA_TRAIN_IMAGE_IMAGE_AUGMENTER_H_
 
@@ -167,16 +172,18 @@ struct ImageAugmentParam : public Parameter<ImageAugmentParam> {
     UMBRA_DECLARE_FIELD(min_random_scale)
         .set_default(1.0f)
         .set_lower_bound(0.0f, param::kExclusive)
+        .set_upper_bound(16.0f)
         .describe(
-            "Smallest factor, above 0, by which the image is scaled; the "
-            "factor is drawn uniformly from [min_random_scale, "
+            "Smallest factor, above 0 and at most 16, by which the image is "
+            "scaled; the factor is drawn uniformly from [min_random_scale, "
             "max_random_scale] and 1 keeps the size.");
     UMBRA_DECLARE_FIELD(max_random_scale)
         .set_default(1.0f)
         .set_lower_bound(0.0f, param::kExclusive)
+        .set_upper_bound(16.0f)
         .describe(
-            "Largest factor, at least min_random_scale, by which the image is "
-            "scaled.");
+            "Largest factor, at least min_random_scale and at most 16, by "
+            "which the image is scaled.");
     UMBRA_DECLARE_FIELD(max_aspect_ratio)
         .set_default(0.0f)
         .set_lower_bound(0.0f)
@@ -285,8 +292,8 @@ inline float RandomUnit(std::mt19937& rng) {
 
 // A uniform integer in [0, n) from one rng() call (n >= 1): (rng() * n) >> 32.
 inline std::uint32_t RandomIndex(std::mt19937& rng, std::uint32_t n) {
-  return static_cast<std::uint32_t>(
-      (static_cast<std::uint64_t>(rng()) * n) >> 32);
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(rng()) * n) >>
+                                    32);
 }
 
 class ImageAugmenter {
@@ -347,9 +354,9 @@ class ImageAugmenter {
   int channels_;
   int height_;
   int width_;
-  bool crop_size_mode_;     // min_crop_size / max_crop_size set
-  bool has_mean_values_;    // mean_value or mean_r/g/b set
-  float multiplier_[3];     // scale / divideby / std_c
+  bool crop_size_mode_;   // min_crop_size / max_crop_size set
+  bool has_mean_values_;  // mean_value or mean_r/g/b set
+  float multiplier_[3];   // scale / divideby / std_c
   bool force_warp_ = false;
   // Per-channel mean broadcast along one output row (channels x width), read
   // as a mean image with row stride 0.

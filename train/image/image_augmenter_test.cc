@@ -96,15 +96,17 @@ TEST(ImageAugmenterTest, NoAugmentationIsTheCentreCropMinusMeanTimesScale) {
   const Image image = RandomImage(37, 41, 3, &rng);
   const AugmentIteratorParam iterator =
       IteratorParam({{"scale", "0.5"}, {"divideby", "2"}});
-  const ImageAugmentParam param =
-      AugmentParam({{"mean_r", "120.5"}, {"mean_g", "110"}, {"mean_b", "99"},
-                    {"std_r", "58"}, {"std_g", "57"}, {"std_b", "3"}});
+  const ImageAugmentParam param = AugmentParam({{"mean_r", "120.5"},
+                                                {"mean_g", "110"},
+                                                {"mean_b", "99"},
+                                                {"std_r", "58"},
+                                                {"std_g", "57"},
+                                                {"std_b", "3"}});
   ImageAugmenter augmenter(iterator, param, 3, 24, 30);
   std::vector<float> out = OutputOf(augmenter);
   const std::vector<float> mean = {120.5f, 110.0f, 99.0f};
-  const std::vector<float> multiplier = {0.5f / 2.0f / 58.0f,
-                                         0.5f / 2.0f / 57.0f,
-                                         0.5f / 2.0f / 3.0f};
+  const std::vector<float> multiplier = {
+      0.5f / 2.0f / 58.0f, 0.5f / 2.0f / 57.0f, 0.5f / 2.0f / 3.0f};
   augmenter.Process(image, rng, nullptr, out.data());
   EXPECT_TRUE(IsWindow(image, out, augmenter, (37 - 24) / 2, (41 - 30) / 2,
                        false, mean, multiplier));
@@ -215,8 +217,8 @@ TEST(ImageAugmenterTest, RotationsByMultiplesOf90MapPixelsAsComputed) {
       SCOPED_TRACE(key + " = " + std::to_string(angle));
       ImageAugmenter augmenter(
           IteratorParam({}),
-          AugmentParam({{key, std::to_string(angle)}, {"fill_value", "7"}}),
-          3, n, n);
+          AugmentParam({{key, std::to_string(angle)}, {"fill_value", "7"}}), 3,
+          n, n);
       std::vector<float> out = OutputOf(augmenter);
       augmenter.Process(image, rng, nullptr, out.data());
       for (int c = 0; c < 3; ++c) {
@@ -260,7 +262,7 @@ TEST(ImageAugmenterTest, ScaleTwoOfAConstantImageStaysConstant) {
   whole.Process(image, rng, nullptr, canvas.data());
   for (int y = 0; y < 32; ++y) {
     for (int x = 0; x < 32; ++x) {
-      const float expected = y == 31 && x == 31 ? (100.0f + 255.0f * 3) / 4
+      const float expected = y == 31 && x == 31   ? (100.0f + 255.0f * 3) / 4
                              : y == 31 || x == 31 ? (100.0f + 255.0f) / 2
                                                   : 100.0f;
       ASSERT_EQ(At(canvas, whole, 1, y, x), expected) << y << "," << x;
@@ -269,13 +271,12 @@ TEST(ImageAugmenterTest, ScaleTwoOfAConstantImageStaysConstant) {
   // The canvas is 32 x 32: a larger crop does not fit.
   ImageAugmenter too_large(
       IteratorParam({}),
-      AugmentParam({{"min_random_scale", "2"}, {"max_random_scale", "2"}}),
-      3, 33, 20);
-  EXPECT_THAT(DataErrorOf([&] {
-                too_large.Process(image, rng, nullptr, out.data());
-              }),
-              AllOf(HasSubstr("16x16"), HasSubstr("32x32 canvas"),
-                    HasSubstr("33x20 crop")));
+      AugmentParam({{"min_random_scale", "2"}, {"max_random_scale", "2"}}), 3,
+      33, 20);
+  EXPECT_THAT(
+      DataErrorOf([&] { too_large.Process(image, rng, nullptr, out.data()); }),
+      AllOf(HasSubstr("16x16"), HasSubstr("32x32 canvas"),
+            HasSubstr("33x20 crop")));
 }
 
 TEST(ImageAugmenterTest, FillValueWhereTheWarpLeavesTheSource) {
@@ -343,14 +344,14 @@ TEST(ImageAugmenterTest, SameSeedSameOutputOtherSeedOtherOutput) {
   const Image image = RandomImage(40, 36, 3, &image_rng);
   const AugmentIteratorParam iterator =
       IteratorParam({{"rand_crop", "1"}, {"rand_mirror", "1"}});
-  const ImageAugmentParam param = AugmentParam({{"max_rotate_angle", "30"},
-                                                {"max_shear_ratio", "0.2"},
-                                                {"min_random_scale", "0.9"},
-                                                {"max_random_scale", "1.2"},
-                                                {"max_aspect_ratio", "0.2"},
-                                                {"max_random_contrast", "0.3"},
-                                                {"max_random_illumination",
-                                                 "10"}});
+  const ImageAugmentParam param =
+      AugmentParam({{"max_rotate_angle", "30"},
+                    {"max_shear_ratio", "0.2"},
+                    {"min_random_scale", "0.9"},
+                    {"max_random_scale", "1.2"},
+                    {"max_aspect_ratio", "0.2"},
+                    {"max_random_contrast", "0.3"},
+                    {"max_random_illumination", "10"}});
   ImageAugmenter first(iterator, param, 3, 28, 28);
   ImageAugmenter second(iterator, param, 3, 28, 28);
   std::vector<float> a = OutputOf(first), b = OutputOf(first);
@@ -427,20 +428,17 @@ TEST(ImageAugmenterTest, RefusesWhatDoesNotFit) {
   ImageAugmenter augmenter(IteratorParam({}), AugmentParam({}), 3, 24, 24);
   std::vector<float> out = OutputOf(augmenter);
   Image small = RandomImage(20, 30, 3, &rng);
-  EXPECT_THAT(DataErrorOf([&] {
-                augmenter.Process(small, rng, nullptr, out.data());
-              }),
-              AllOf(HasSubstr("20x30"), HasSubstr("24x24 crop")));
+  EXPECT_THAT(
+      DataErrorOf([&] { augmenter.Process(small, rng, nullptr, out.data()); }),
+      AllOf(HasSubstr("20x30"), HasSubstr("24x24 crop")));
   Image grey = RandomImage(30, 30, 1, &rng);
-  EXPECT_THAT(DataErrorOf([&] {
-                augmenter.Process(grey, rng, nullptr, out.data());
-              }),
-              AllOf(HasSubstr("1 channel"), HasSubstr("asks for 3")));
+  EXPECT_THAT(
+      DataErrorOf([&] { augmenter.Process(grey, rng, nullptr, out.data()); }),
+      AllOf(HasSubstr("1 channel"), HasSubstr("asks for 3")));
   Image rgba = RandomImage(30, 30, 4, &rng);
-  EXPECT_THAT(DataErrorOf([&] {
-                augmenter.ProcessCenter(rgba, nullptr, out.data());
-              }),
-              HasSubstr("4 channel"));
+  EXPECT_THAT(
+      DataErrorOf([&] { augmenter.ProcessCenter(rgba, nullptr, out.data()); }),
+      HasSubstr("4 channel"));
 
   EXPECT_THAT(DataErrorOf([] {
                 ImageAugmenter(IteratorParam({}), AugmentParam({}), 4, 8, 8);
@@ -464,8 +462,7 @@ TEST(ImageAugmenterTest, RefusesWhatDoesNotFit) {
               HasSubstr("above max_random_scale 1"));
   EXPECT_THAT(DataErrorOf([] {
                 ImageAugmenter(IteratorParam({}),
-                               AugmentParam({{"min_crop_size", "8"}}), 3, 8,
-                               8);
+                               AugmentParam({{"min_crop_size", "8"}}), 3, 8, 8);
               }),
               HasSubstr("min_crop_size = 8, max_crop_size = -1"));
   ImageAugmenter with_means(IteratorParam({}), AugmentParam({{"mean_r", "1"}}),

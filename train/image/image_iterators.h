@@ -63,8 +63,8 @@ struct ImgRecIteratorParam : public Parameter<ImgRecIteratorParam> {
         .set_default("")
         .describe(
             "The pack's index (.idx): its records in this order. Empty: the "
-            "pack's name with .idx for .rec when that file exists, else the "
-            "pack is scanned.");
+            ".idx beside the pack (train.rec: train.idx) when there is one, "
+            "else the pack is scanned.");
     UMBRA_DECLARE_ALIAS(image_rec, path_imgrec);
     UMBRA_DECLARE_ALIAS(image_rec_index, path_imgidx);
   }

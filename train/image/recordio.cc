@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -371,6 +372,13 @@ std::vector<RecordIndexEntry> ParseRecordIndex(absl::string_view text,
                                  "key<TAB>offset)"));
   }
   return entries;
+}
+
+std::string RecordIndexPathFor(const std::string& pack_path) {
+  if (absl::EndsWith(pack_path, ".rec")) {
+    return pack_path.substr(0, pack_path.size() - 4) + ".idx";
+  }
+  return pack_path + ".idx";
 }
 
 std::vector<RecordIndexEntry> ReadRecordIndex(const std::string& path) {

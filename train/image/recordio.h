@@ -156,6 +156,11 @@ class RecordIOReader {
   std::uint64_t file_size_ = 0;
 };
 
+// Where a pack's index goes, as MXNet names it: the pack's path with its
+// .rec extension replaced by .idx ("train.rec" -> "train.idx"), or .idx
+// appended when it has no .rec extension.
+std::string RecordIndexPathFor(const std::string& pack_path);
+
 // One line of an .idx file.
 struct RecordIndexEntry {
   // The record's key: the image's index in the .lst.

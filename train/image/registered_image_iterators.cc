@@ -15,6 +15,7 @@
 #include "train/image/image_dataset.h"
 #include "train/image/image_iterators.h"
 #include "train/image/image_sources.h"
+#include "train/image/recordio.h"
 
 namespace umbra {
 namespace train {
@@ -53,12 +54,10 @@ std::unique_ptr<Dataset> MakeImgDataset(const ParamKwargs& kwargs,
   return MakeImageDataset(std::move(source), kwargs, augment);
 }
 
-// The .idx beside a pack: its name with .idx for .rec, when that exists.
+// The .idx beside a pack, when there is one.
 std::string IndexBeside(const std::string& pack) {
-  std::filesystem::path index(pack);
-  if (index.extension() != ".rec") return "";
-  index.replace_extension(".idx");
-  return std::filesystem::exists(index) ? index.string() : "";
+  const std::string index = RecordIndexPathFor(pack);
+  return std::filesystem::exists(index) ? index : "";
 }
 
 std::unique_ptr<Dataset> MakeImgRecDataset(
