@@ -4,9 +4,10 @@ umbra's `task = pred` probabilities on 100 Fashion-MNIST test images to
 1e-5, with the same arg-max.
 
 Run by export_examples_test.sh with Debian's /usr/bin/python3 (python3-onnx,
-NumPy): export_examples_test.py TRAIN_BINARY RUN_ONNX_JS CONFIG...
+NumPy): export_examples_test.py TRAIN_BINARY RUN_ONNX_JS IDX2IMG CONFIG...
 Each config trains on the first 512 training images (its data paths point
-at small copies), so that a round takes seconds.
+at small copies, written by IDX2IMG as pictures for the configs that read
+tools/fashion_mnist_images.sh's output), so that a round takes seconds.
 """
 import gzip
 import json
@@ -19,6 +20,8 @@ import numpy as np
 import onnx
 
 DATA = "/usr/share/datasets/fashion-mnist"
+# Where tools/fashion_mnist_images.sh writes DATA as pictures.
+IMAGES = "/tmp/umbra-fashion-mnist"
 TRAIN_IMAGES = 512
 TEST_IMAGES = 100
 
@@ -49,6 +52,20 @@ def small_data(work):
     return paths
 
 
+def small_images(idx2img, paths, work):
+    """IMAGES' layout of the subsets in `paths`, written by idx2img under
+    `work`; returns that folder."""
+    images = f"{work}/images"
+    for encoding in ("png", "jpeg"):
+        os.makedirs(f"{images}/{encoding}")
+        for prefix, name in (("train", "train"), ("t10k", "test")):
+            run([idx2img, paths[f"{DATA}/{prefix}-images-idx3-ubyte.gz"],
+                 paths[f"{DATA}/{prefix}-labels-idx1-ubyte.gz"],
+                 f"{images}/{encoding}/{name}", f"--encoding={encoding}"],
+                f"idx2img {encoding} {name}")
+    return images
+
+
 def run(command, what):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
@@ -70,13 +87,16 @@ def read_rows(path):
     return np.loadtxt(path, dtype=np.float64, ndmin=2)
 
 
-def check_config(train, run_onnx, config, work):
+def check_config(train, run_onnx, idx2img, config, work):
     name = os.path.splitext(os.path.basename(config))[0]
     work = os.path.join(work, name)
     os.makedirs(work)
     text = open(config).read()
-    for full, small in small_data(work).items():
+    paths = small_data(work)
+    for full, small in paths.items():
         text = text.replace(full, small)
+    if IMAGES in text:
+        text = text.replace(IMAGES, small_images(idx2img, paths, work))
     confs = {}
     for task in ("pred", "extract"):
         confs[task] = f"{work}/{task}.conf"
@@ -116,12 +136,12 @@ def check_config(train, run_onnx, config, work):
 
 
 def main():
-    train, run_onnx, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    train, run_onnx, idx2img = (os.path.abspath(path) for path in sys.argv[1:4])
+    configs = sys.argv[4:]
     assert configs, "no configs given"
     work = os.environ.get("TEST_TMPDIR", "/tmp")
     for config in configs:
-        check_config(os.path.abspath(train), os.path.abspath(run_onnx),
-                     os.path.abspath(config), work)
+        check_config(train, run_onnx, idx2img, os.path.abspath(config), work)
 
 
 if __name__ == "__main__":
