@@ -25,6 +25,9 @@ std::string FormatRoundLine(const RoundFigures& figures) {
     absl::StrAppendFormat(&line, "\tranks:%d\tcomm_wait:%.3f", figures.ranks,
                           figures.comm_wait_share);
   }
+  if (figures.bad_images > 0) {
+    absl::StrAppendFormat(&line, "\tbad-images:%d", figures.bad_images);
+  }
   for (const auto& metric : figures.metrics) {
     absl::StrAppend(&line, "\t", metric.first, ":",
                     absl::StrFormat("%g", metric.second));

@@ -36,6 +36,9 @@ struct RoundFigures {
   // pass they spent waiting for each other's gradients (their mean).
   int ranks = 1;
   double comm_wait_share = 0.0;
+  // Pictures the training data replaced so far (skip_bad_images), over
+  // every rank.
+  long bad_images = 0;
   // ("train-error", 0.1021), ... in print order.
   std::vector<std::pair<std::string, double>> metrics;
 };
@@ -43,7 +46,8 @@ struct RoundFigures {
 // "[3]\telapsed:12.5\timages/s:4821\ttrain-error:0.1021\t...": every field
 // NAME:NUMBER (elapsed in seconds), so scripts that read cxxnet's logs can
 // parse it; metric values with six significant digits, as cxxnet printed.
-// With several ranks, "ranks:N\tcomm_wait:0.042" follow images/s.
+// With several ranks, "ranks:N\tcomm_wait:0.042" follow images/s, and
+// "bad-images:N" when the training data skipped bad pictures.
 std::string FormatRoundLine(const RoundFigures& figures);
 
 // Appends one row to the CSV file at `path`, first writing the header

@@ -277,9 +277,10 @@ void Trainer::Train() {
             .count();
     // Over the ranks: the instances, and each rank's share of waiting.
     const double wait_seconds = model_->TakeCommWaitSeconds();
-    double totals[2] = {static_cast<double>(instances),
-                        train_seconds > 0 ? wait_seconds / train_seconds : 0.0};
-    ranks_.SumInPlace(totals, 2);
+    double totals[3] = {static_cast<double>(instances),
+                        train_seconds > 0 ? wait_seconds / train_seconds : 0.0,
+                        static_cast<double>(train_data_->bad_instances())};
+    ranks_.SumInPlace(totals, 3);
     SumOverRanks(&train_metrics_);
     CheckWeightsAgree(round + 1);
     BroadcastModel();
@@ -289,6 +290,7 @@ void Trainer::Train() {
         train_seconds > 0 ? totals[0] / train_seconds : 0.0;
     figures.ranks = ranks_.size();
     figures.comm_wait_share = totals[1] / ranks_.size();
+    figures.bad_images = static_cast<long>(totals[2]);
     for (const metrics::MetricResult& result : train_metrics_.Results()) {
       figures.metrics.emplace_back("train-" + result.label, result.value);
     }

@@ -107,6 +107,9 @@ class BatchIterator : public DataIterator {
   index_t label_width() const override { return dataset_->label_width(); }
   // The dataset's extra inputs, never augmented; zeros in padding rows.
   std::vector<Shape<4>> extra_data_shapes() const override;
+  std::int64_t bad_instances() const override {
+    return dataset_->bad_instances();
+  }
 
   const Dataset& dataset() const { return *dataset_; }
 

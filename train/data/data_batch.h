@@ -31,6 +31,7 @@
 #ifndef UMBRA_TRAIN_DATA_DATA_BATCH_H_
 #define UMBRA_TRAIN_DATA_DATA_BATCH_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -92,6 +93,9 @@ class DataIterator {
   // The shapes (batch, channel, height, width) of the batches' extra
   // inputs, in order; empty when the data has none.
   virtual std::vector<Shape<4>> extra_data_shapes() const = 0;
+  // Instances found unreadable and replaced so far (skip_bad_images); may
+  // be called from another thread than the one reading.
+  virtual std::int64_t bad_instances() const { return 0; }
 };
 
 }  // namespace train

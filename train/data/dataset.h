@@ -54,6 +54,9 @@ class Dataset {
   // extra inputs.
   virtual void ReadExtras(index_t index,
                           const std::vector<Tensor<cpu, 1, float>>& extras) {}
+  // Instances found unreadable and replaced so far; may be called while
+  // another thread reads.
+  virtual std::int64_t bad_instances() const { return 0; }
   // What the data is, for messages: e.g. "mnist 'train-images.gz'".
   virtual std::string Describe() const = 0;
 };

@@ -66,6 +66,7 @@ class ThreadBufferIterator : public DataIterator {
   std::vector<Shape<4>> extra_data_shapes() const override {
     return base_->extra_data_shapes();
   }
+  std::int64_t bad_instances() const override { return base_->bad_instances(); }
 
  private:
   void Produce();

@@ -19,7 +19,7 @@
 // than the crop): a DataError naming the instance (list file:line and path,
 // or pack and record) and the reason; with skip_bad_images the next good
 // instance of the source takes its place, a line on stderr names it once,
-// and bad_images() counts the replacements.
+// and bad_instances() counts the pictures found bad.
 #ifndef UMBRA_TRAIN_IMAGE_IMAGE_DATASET_H_
 #define UMBRA_TRAIN_IMAGE_IMAGE_DATASET_H_
 
@@ -68,7 +68,7 @@ class ImageDataset : public AugmentingDataset {
 
   int decode_threads() const { return pool_.size(); }
   // Pictures replaced by skip_bad_images so far.
-  std::int64_t bad_images() const { return bad_images_; }
+  std::int64_t bad_instances() const override { return bad_images_; }
 
  private:
   // What one decode thread owns.

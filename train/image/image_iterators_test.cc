@@ -182,6 +182,11 @@ TEST(ImageIteratorsTest, ABadPictureIsNamedOrSkippedAndCounted) {
   EXPECT_EQ(it->Value().label[bad][0], next % 5);
   EXPECT_EQ(it->Value().data[bad][1][2][3],
             static_cast<float>(set.images[next].at(2, 3, 1)));
+  EXPECT_EQ(it->bad_instances(), 1);
+  // Counted once, however often it is met.
+  it->BeforeFirst();
+  ASSERT_TRUE(it->Next());
+  EXPECT_EQ(it->bad_instances(), 1);
 
   std::remove(bad_path.c_str());
   EXPECT_THAT(DataErrorOf([&] { Img(set, keys)->Next(); }),
