@@ -18,6 +18,7 @@
 #include "train/data/binary_format.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
+#include "train/image/image_resize.h"
 
 namespace umbra {
 namespace train {
@@ -67,6 +68,7 @@ ImageDataset::ImageDataset(std::unique_ptr<EncodedImageSource> source,
                            const ImageDecodeParam& decode)
     : source_(std::move(source)),
       shape_(ImageShapeOf(augment)),
+      resize_(decode.resize),
       skip_bad_images_(decode.skip_bad_images),
       pool_(decode.decode_threads > 0 ? decode.decode_threads
                                       : DefaultDecodeThreads()),
@@ -95,14 +97,22 @@ void ImageDataset::ReadInstance(Worker& worker, ImageAugmenter& augmenter,
     if (skip_bad_images_ && IsKnownBad(at)) continue;
     try {
       source_->Read(at, &worker.bytes, labels);
-      worker.decoder.Decode(worker.bytes, shape_[0], 0, 0, &worker.image);
+      worker.decoder.Decode(worker.bytes, shape_[0], resize_, resize_,
+                            &worker.image);
+      const Image* picture = &worker.image;
+      if (resize_ > 0) {
+        const ResizedSize size =
+            ShorterSideTo(picture->height, picture->width, resize_);
+        ResizeImage(*picture, size.height, size.width, &worker.resized);
+        picture = &worker.resized;
+      }
       if (seed == nullptr) {
-        augmenter.ProcessCenter(worker.image, mean, data);
+        augmenter.ProcessCenter(*picture, mean, data);
       } else {
         // Every try starts the instance's stream afresh, so a replacement
         // is augmented the same whatever failed before it.
         std::mt19937 rng(static_cast<std::uint32_t>(*seed ^ (*seed >> 32)));
-        augmenter.Process(worker.image, rng, mean, data);
+        augmenter.Process(*picture, rng, mean, data);
       }
       return;
     } catch (const DataError& e) {

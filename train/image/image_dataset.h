@@ -1,7 +1,7 @@
-// ImageDataset: the instances of an EncodedImageSource, decoded (JPEG, PNG)
-// and augmented (cxxnet's augmenter: warp, crop, mirror, normalise) on a
-// pool of decode threads, one batch at a time - the data set behind
-// iter = img and iter = imgrec.
+// ImageDataset: the instances of an EncodedImageSource, decoded (JPEG, PNG),
+// resized when `resize` asks, and augmented (cxxnet's augmenter: warp, crop,
+// mirror, normalise) on a pool of decode threads, one batch at a time - the
+// data set behind iter = img and iter = imgrec.
 //
 // Each instance draws its random choices from a generator seeded with the
 // seed the batch iterator gives it, so a batch is the same whatever
@@ -77,6 +77,7 @@ class ImageDataset : public AugmentingDataset {
         : augmenter(std::move(augmenter)) {}
     ImageDecoder decoder;
     Image image;
+    Image resized;
     std::string bytes;
     ImageAugmenter augmenter;
   };
@@ -97,6 +98,7 @@ class ImageDataset : public AugmentingDataset {
 
   std::unique_ptr<EncodedImageSource> source_;
   Shape<3> shape_;
+  int resize_;
   bool skip_bad_images_;
   WorkerPool pool_;
   std::vector<std::unique_ptr<Worker>> workers_;

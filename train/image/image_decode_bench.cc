@@ -2,11 +2,16 @@
 // that $UMBRA_BENCH_LIST names (paths under $UMBRA_BENCH_ROOT), decoded and
 // turned into 3 x 224 x 224 float instances with a random crop, a random
 // mirror and per-channel mean and std, on 1 and 2 decode threads. Reports
-// images per second. tools/bench_image_decode.sh makes 256 x 256 JPEGs and
+// images per second. tools/bench_image_decode.py makes 256 x 256 JPEGs and
 // runs this side by side with Pillow doing the same.
 //
 //   UMBRA_BENCH_LIST=x.lst UMBRA_BENCH_ROOT=dir \
 //       bazel run -c opt //train/image:image_decode_bench
+//
+// BM_FashionMnistPass reads the Fashion-MNIST training set in batches of 64,
+// shuffled, from the IDX files and from tools/fashion_mnist_images.sh's PNG
+// pack (input 1,28,28), on the calling thread: the cost per image of each
+// source, which the trainer's threadbuffer thread pays.
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -72,6 +77,43 @@ BENCHMARK(BM_DecodeCropMirrorNormalise)
     ->Arg(1)
     ->Arg(2)
     ->ArgName("threads")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_FashionMnistPass(benchmark::State& state) {
+  const bool from_pack = state.range(0) == 1;
+  const std::string pack = "/tmp/umbra-fashion-mnist/png/train.rec";
+  const std::string idx = "/usr/share/datasets/fashion-mnist/train-";
+  ParamKwargs keys = {{"batch_size", "64"},
+                      {"shuffle", "1"},
+                      {"input_shape", "1,28,28"},
+                      {"silent", "1"}};
+  if (from_pack) {
+    keys.push_back({"image_rec", pack});
+    keys.push_back({"divideby", "256"});
+  } else {
+    keys.push_back({"path_img", idx + "images-idx3-ubyte.gz"});
+    keys.push_back({"path_label", idx + "labels-idx1-ubyte.gz"});
+    keys.push_back({"input_flat", "0"});
+  }
+  std::unique_ptr<DataIterator> it;
+  try {
+    it = CreateIterator(from_pack ? "imgrec" : "mnist", keys, nullptr);
+  } catch (const DataError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  std::int64_t images = 0;
+  for (auto _ : state) {
+    it->BeforeFirst();
+    while (it->Next()) images += it->Value().batch_size;
+  }
+  state.SetItemsProcessed(images);
+}
+BENCHMARK(BM_FashionMnistPass)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("png_pack")
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -71,11 +71,16 @@ struct ImgRecIteratorParam : public Parameter<ImgRecIteratorParam> {
 };
 
 struct ImageDecodeParam : public Parameter<ImageDecodeParam> {
+  int resize;
   int decode_threads;
   bool skip_bad_images;
   std::string mean_img;
 
   UMBRA_DECLARE_PARAMETER(ImageDecodeParam) {
+    UMBRA_DECLARE_FIELD(resize).set_default(0).set_lower_bound(0).describe(
+        "Resize each picture so that its shorter side has this many pixels "
+        "before the augmenter (a much larger JPEG is decoded at a smaller "
+        "scale first); 0 keeps its size.");
     UMBRA_DECLARE_FIELD(decode_threads)
         .set_default(0)
         .set_lower_bound(0)

@@ -19,6 +19,7 @@
 #include "train/image/image.h"
 #include "train/image/image_codec.h"
 #include "train/image/image_list.h"
+#include "train/image/image_resize.h"
 #include "train/image/recordio.h"
 
 namespace umbra {
@@ -144,6 +145,42 @@ TEST(ImageIteratorsTest, ImgRecAndImgGiveTheSameBatchesForAnyThreadCount) {
   auto img = Img(set, one);
   auto rec = ImgRec(set, three);
   ExpectSamePasses(img.get(), rec.get(), 2);
+}
+
+// resize: the shorter side to `resize` pixels before the crop; a large JPEG
+// is decoded at a smaller scale, which a smooth picture hardly shows.
+TEST(ImageIteratorsTest, ResizeScalesTheShorterSideFirst) {
+  TestRng rng;
+  const std::string dir = NewTempDir();
+  Image image;
+  image.Resize(128, 192, 3);
+  const int base = rng.Int(0, 60);
+  for (int y = 0; y < 128; ++y) {
+    for (int x = 0; x < 192; ++x) {
+      for (int c = 0; c < 3; ++c) image.at(y, x, c) = base + x / 2 + 30 * c;
+    }
+  }
+  WriteFile(dir + "/big.jpg", EncodeJpeg(image, 95));
+  WriteImageList(dir + "/big.lst", {{0, {1.0f}, "big.jpg"}});
+  auto it = CreateIterator("img",
+                           {{"image_list", dir + "/big.lst"},
+                            {"image_root", dir},
+                            {"resize", "32"},
+                            {"input_shape", "3,32,48"},
+                            {"batch_size", "1"},
+                            {"silent", "1"}},
+                           nullptr);
+  ASSERT_TRUE(it->Next());
+  Image expected;
+  ResizeImage(image, 32, 48, &expected);
+  for (int c = 0; c < 3; ++c) {
+    for (int y = 0; y < 32; ++y) {
+      for (int x = 0; x < 48; ++x) {
+        ASSERT_NEAR(it->Value().data[0][c][y][x], expected.at(y, x, c), 4)
+            << c << "," << y << "," << x;
+      }
+    }
+  }
 }
 
 TEST(ImageIteratorsTest, RandomChoicesDifferBetweenPasses) {

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -432,38 +432,44 @@ std::string PackImageRecord(const std::vector<float>& labels, std::uint64_t id,
 
 ImageRecord UnpackImageRecord(absl::string_view record,
                               absl::string_view where) {
+  ImageRecord unpacked;
+  UnpackImageRecord(record, where, &unpacked);
+  return unpacked;
+}
+
+void UnpackImageRecord(absl::string_view record, absl::string_view where,
+                       ImageRecord* unpacked) {
+  const std::string prefix = where.empty() ? "" : absl::StrCat(where, ": ");
   if (record.size() < kImageRecordHeaderBytes) {
     throw DataError(absl::StrCat(
-        where, ": an image record of ", record.size(),
+        prefix, "an image record of ", record.size(),
         " bytes, shorter than its ", kImageRecordHeaderBytes,
         "-byte header (flag, label, id, id2): not an image record pack?"));
   }
-  ImageRecord unpacked;
-  ImageRecordHeader& header = unpacked.header;
+  ImageRecordHeader& header = unpacked->header;
   header.flag = LittleEndian32(record.data());
   header.label = FloatFromBits(LittleEndian32(record.data() + 4));
   header.id = LittleEndian64(record.data() + 8);
   header.id2 = LittleEndian64(record.data() + 16);
   absl::string_view rest = record.substr(kImageRecordHeaderBytes);
   if (header.flag == 0) {
-    unpacked.labels.push_back(header.label);
+    unpacked->labels.assign(1, header.label);
   } else {
     const std::uint64_t label_bytes = std::uint64_t{4} * header.flag;
     if (rest.size() < label_bytes) {
       throw DataError(absl::StrCat(
-          where, ": the header's flag ", header.flag, " says ", header.flag,
+          prefix, "the header's flag ", header.flag, " says ", header.flag,
           " float labels (", label_bytes, " bytes) follow the ",
           kImageRecordHeaderBytes, "-byte header, but the record has ",
           rest.size(), " bytes after it"));
     }
-    unpacked.labels.resize(header.flag);
+    unpacked->labels.resize(header.flag);
     for (std::uint32_t i = 0; i < header.flag; ++i) {
-      unpacked.labels[i] = FloatFromBits(LittleEndian32(rest.data() + 4 * i));
+      unpacked->labels[i] = FloatFromBits(LittleEndian32(rest.data() + 4 * i));
     }
     rest.remove_prefix(label_bytes);
   }
-  unpacked.image = rest;
-  return unpacked;
+  unpacked->image = rest;
 }
 
 }  // namespace train

@@ -223,6 +223,11 @@ std::string PackImageRecord(const std::vector<float>& labels, std::uint64_t id,
 // announces.
 ImageRecord UnpackImageRecord(absl::string_view record,
                               absl::string_view where);
+// As above, into *unpacked, reusing its labels' capacity (no allocation once
+// it has held the most labels); an empty `where` leaves the messages
+// without it, for a caller that says where itself.
+void UnpackImageRecord(absl::string_view record, absl::string_view where,
+                       ImageRecord* unpacked);
 
 }  // namespace train
 }  // namespace umbra
