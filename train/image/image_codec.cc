@@ -32,10 +32,11 @@ void CheckChannels(int channels) {
 
 void CheckSize(const char* format, std::int64_t height, std::int64_t width) {
   if (height < 1 || width < 1 || height > kMaxImageSide ||
-      width > kMaxImageSide) {
+      width > kMaxImageSide || height * width > kMaxImagePixels) {
     throw DataError(absl::StrFormat(
-        "%s header gives %dx%d pixels (width x height); at most %d on a side",
-        format, width, height, kMaxImageSide));
+        "%s header gives %dx%d pixels (width x height); at most %d on a "
+        "side and %d in all",
+        format, width, height, kMaxImageSide, kMaxImagePixels));
   }
 }
 

@@ -25,6 +25,7 @@
 #ifndef UMBRA_TRAIN_IMAGE_IMAGE_CODEC_H_
 #define UMBRA_TRAIN_IMAGE_IMAGE_CODEC_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -38,9 +39,11 @@ enum class ImageFormat { kUnknown, kJpeg, kPng };
 // The format of an encoded picture, from its signature (first bytes).
 ImageFormat DetectImageFormat(absl::string_view bytes);
 
-// The largest width or height a decoder accepts (a header claiming more is
-// refused before any allocation).
+// The largest width or height, and the most pixels, a decoder accepts (a
+// header claiming more is refused before any allocation): 134 megapixels,
+// at most 512 MiB decoded.
 constexpr int kMaxImageSide = 1 << 15;
+constexpr std::int64_t kMaxImagePixels = std::int64_t{1} << 27;
 
 class ImageDecoder {
  public:

@@ -3,6 +3,8 @@
 // smallest scale that still covers the target; damaged bytes are refused.
 #include "train/image/image_codec.h"
 
+#include <zlib.h>
+
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -139,6 +141,29 @@ TEST(ImageCodecTest, TruncatedPicturesAreRefusedNotHalfDecoded) {
               ::testing::ThrowsMessage<DataError>(HasSubstr("JPEG")));
   EXPECT_THAT([&] { decoder.Decode(png.substr(0, cut), 3, 0, 0, &image); },
               ::testing::ThrowsMessage<DataError>(HasSubstr("PNG")));
+}
+
+// A header claiming a huge picture is refused before anything is
+// allocated: here a PNG whose IHDR says 30000 x 30000 (900 megapixels).
+TEST(ImageCodecTest, AHugeClaimedSizeIsRefused) {
+  std::string png = EncodePng(SmoothImage(4, 4, 1, 0));
+  // IHDR's width and height, big-endian, at bytes 16..23; the chunk's CRC
+  // then no longer matches, which libpng would also refuse, so fix it.
+  for (int i : {16, 20}) {
+    png[i] = 0;
+    png[i + 1] = 0;
+    png[i + 2] = static_cast<char>(30000 >> 8);
+    png[i + 3] = static_cast<char>(30000 & 0xFF);
+  }
+  const std::uint32_t crc = static_cast<std::uint32_t>(
+      crc32(0, reinterpret_cast<const Bytef*>(png.data() + 12), 17));
+  for (int b = 0; b < 4; ++b)
+    png[29 + b] = static_cast<char>(crc >> (24 - 8 * b));
+  ImageDecoder decoder;
+  Image image;
+  EXPECT_THAT([&] { decoder.Decode(png, 1, 0, 0, &image); },
+              ::testing::ThrowsMessage<DataError>(
+                  HasSubstr("PNG header gives 30000x30000 pixels")));
 }
 
 TEST(ImageCodecTest, OtherBytesAreNotAPicture) {

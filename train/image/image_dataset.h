@@ -66,7 +66,6 @@ class ImageDataset : public AugmentingDataset {
                  Tensor<cpu, 2, float> labels) override;
   std::string Describe() const override;
 
-  int decode_threads() const { return pool_.size(); }
   // Pictures replaced by skip_bad_images so far.
   std::int64_t bad_instances() const override { return bad_images_; }
 
