@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "param/quote.h"
 #include "tools/cli.h"
 #include "tools/image_pack.h"
 #include "train/data/data_error.h"
@@ -119,9 +120,8 @@ int Pack(const CommandLine& cli) {
         PrepareImage(settings, JoinRoot(args[1], entry.path),
                      scratch[worker].get(), &images[task]);
       } catch (const train::DataError& e) {
-        problems[task] =
-            absl::StrFormat("%s:%d %s: %s", args[0], entry.line,
-                            train::QuoteExcerpt(entry.path), e.what());
+        problems[task] = absl::StrFormat("%s:%d %s: %s", args[0], entry.line,
+                                         QuoteShort(entry.path), e.what());
         if (!settings.skip_bad) {
           throw train::DataError(problems[task] +
                                  " (--skip_bad skips bad images)");

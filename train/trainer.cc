@@ -300,7 +300,7 @@ void Trainer::Train() {
             .count();
     out_ << FormatRoundLine(figures) << std::endl;
     history_.push_back(figures);
-    if (!checked_.param.model_dir.empty() && ranks_.rank() == 0) {
+    if (ranks_.rank() == 0) {
       AppendMetricsCsv(ModelDir() + "/metrics.csv", figures);
       const bool periodic = checked_.param.save_model > 0 &&
                             (round + 1) % checked_.param.save_model == 0;

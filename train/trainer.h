@@ -67,6 +67,7 @@
 #include "train/dist/communicator.h"
 #include "train/metrics/metric_set.h"
 #include "train/model.h"
+#include "train/model_dir_lock.h"
 #include "train/net/checkpoint.h"
 #include "train/net_setup.h"
 #include "train/round_log.h"
@@ -123,15 +124,22 @@ class Trainer {
   std::vector<Shape<4>> ExportInputShapes() const;
 
   // Loads weights (and for a resume everything else) before training;
-  // returns the first round to train.
+  // returns the first round to train. continue = 1 resumes from model_dir's
+  // newest checkpoint, else from model_in when given, else starts at round
+  // 0 - unless model_dir holds metrics.csv rows and no checkpoint.
   int PrepareTraining();
+  // The ConfigError at `continue` when model_dir has a non-empty
+  // metrics.csv (rows a fresh start would drop) and no checkpoint.
+  void RefuseMetricsWithoutCheckpoint() const;
   // Makes model_dir (a ConfigError at its line when it cannot, or is a
-  // file) and refuses to train rounds first_round+1 .. last_round over what
-  // an earlier run left there: a fresh run (continue = 0, round 0) any
-  // checkpoint or a non-empty metrics.csv, a resumed one a checkpoint of a
-  // round it will train. A resumed run removes the metrics.csv rows of the
-  // rounds it trains again.
-  void PrepareModelDir(int first_round, int last_round) const;
+  // file), takes its lock for the rest of the run (refusing when another
+  // run holds it, or when the directory cannot be written), removes the
+  // temporary files an interrupted run left, and refuses to train rounds
+  // first_round+1 .. last_round over what an earlier run left there: a
+  // fresh run (continue = 0, round 0) any checkpoint or a non-empty
+  // metrics.csv, a resumed one a checkpoint of a round it will train. A
+  // resumed run removes the metrics.csv rows of the rounds it trains again.
+  void PrepareModelDir(int first_round, int last_round);
   // One pass over the training data; returns the instances trained on.
   long TrainRound(int round);
   // The model's Forward on `batch`; an error about one of its rows (a bad
@@ -186,6 +194,8 @@ class Trainer {
   std::unique_ptr<DataIterator> train_data_;
   std::vector<std::unique_ptr<EvalSet>> eval_sets_;
   std::unique_ptr<DataIterator> pred_data_;
+  // Held from PrepareModelDir to the end of the run (rank 0).
+  std::unique_ptr<ModelDirLock> model_dir_lock_;
   // The net and its updater on the configured device.
   std::unique_ptr<Model> model_;
   // task = export: the net on the cpu, whatever the device.

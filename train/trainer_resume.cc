@@ -3,12 +3,14 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "train/model_dir_lock.h"
 #include "train/net/checkpoint.h"
 #include "train/trainer.h"
 
@@ -29,9 +31,19 @@ int Trainer::PrepareTraining() {
       std::optional<std::string> newest = SharedNewestCheckpoint();
       if (newest) {
         resume_path = *newest;
-      } else if (!checked_.param.silent) {
-        out_ << "continue = 1: no checkpoint in '" << ModelDir()
-             << "'; starting at round 0\n";
+      } else if (!checked_.param.model_in.empty()) {
+        // A first run of a retried job: it starts where model_in says.
+        resume_path = checked_.param.model_in;
+        if (!checked_.param.silent) {
+          out_ << "continue = 1: no checkpoint in '" << ModelDir()
+               << "' yet; starting from model_in '" << resume_path << "'\n";
+        }
+      } else {
+        if (ranks_.rank() == 0) RefuseMetricsWithoutCheckpoint();
+        if (!checked_.param.silent) {
+          out_ << "continue = 1: no checkpoint in '" << ModelDir()
+               << "'; starting at round 0\n";
+        }
       }
     } else if (!checked_.param.model_in.empty()) {
       resume_path = checked_.param.model_in;
@@ -85,9 +97,28 @@ int Trainer::PrepareTraining() {
   return checkpoint.round();
 }
 
-void Trainer::PrepareModelDir(int first_round, int last_round) const {
-  if (checked_.param.model_dir.empty()) return;
+void Trainer::RefuseMetricsWithoutCheckpoint() const {
+  const std::string metrics = ModelDir() + "/metrics.csv";
+  std::ifstream rows(metrics);
+  if (!rows || rows.peek() == std::ifstream::traits_type::eof()) return;
+  throw GlobalError(
+      checked_.config, "continue",
+      absl::StrCat("continue = 1, but model_dir '", ModelDir(),
+                   "' holds metrics.csv and no checkpoint (a run with "
+                   "save_model = 0?): there is nothing to resume, and "
+                   "starting over would drop its rows; set another "
+                   "model_dir, or move metrics.csv away to start over"),
+      {"model_dir", "save_model"});
+}
+
+void Trainer::PrepareModelDir(int first_round, int last_round) {
   const std::string dir = ModelDir();
+  if (dir.empty()) {
+    throw GlobalError(checked_.config, "model_dir",
+                      "model_dir is empty: a training run writes its "
+                      "checkpoints and metrics.csv there; name a directory "
+                      "(save_model = 0 saves no checkpoints)");
+  }
   struct stat info;
   if (stat(dir.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
     throw GlobalError(
@@ -96,8 +127,16 @@ void Trainer::PrepareModelDir(int first_round, int last_round) const {
   }
   try {
     MakeDirectories(dir);
-  } catch (const CheckpointError& e) {
+    model_dir_lock_ = std::make_unique<ModelDirLock>(dir);
+  } catch (const std::runtime_error& e) {
     throw GlobalError(checked_.config, "model_dir", e.what());
+  }
+  const std::vector<std::string> removed = RemoveStaleTemporaries(dir);
+  if (!removed.empty() && !checked_.param.silent) {
+    out_ << "note: removed " << removed.size() << " temporary file"
+         << (removed.size() == 1 ? "" : "s")
+         << " that an interrupted run left in '" << dir
+         << "': " << absl::StrJoin(removed, ", ") << "\n";
   }
   const auto refuse = [&](const std::string& what) {
     throw GlobalError(

@@ -16,15 +16,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "param/quote.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
 
 namespace umbra {
 namespace train {
 namespace {
-
-// The most characters of user text an error message quotes.
-constexpr std::size_t kExcerptChars = 80;
 
 [[noreturn]] void ThrowLineError(const std::string& path, int line,
                                  const std::string& detail) {
@@ -61,28 +59,6 @@ std::string Plural(int count, absl::string_view noun) {
 
 }  // namespace
 
-std::string QuoteExcerpt(absl::string_view text) {
-  const bool cut = text.size() > kExcerptChars;
-  if (cut) text = text.substr(0, kExcerptChars);
-  std::string quoted = "'";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\t') {
-      quoted += "\\t";
-    } else if (c == '\r') {
-      quoted += "\\r";
-    } else if (c == '\n') {
-      quoted += "\\n";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      quoted += absl::StrFormat("\\x%02x", byte);
-    } else {
-      quoted += c;
-    }
-  }
-  quoted += cut ? "'..." : "'";
-  return quoted;
-}
-
 void ForEachListLine(
     absl::string_view text, const std::string& path,
     const std::function<void(int line_number, absl::string_view line)>& visit) {
@@ -95,7 +71,7 @@ void ForEachListLine(
           absl::StrCat("line of ", line.size(),
                        " bytes, longer than the limit of ", kMaxListLineBytes,
                        " bytes (not a text list file?): starts with ",
-                       QuoteExcerpt(line)));
+                       QuoteShort(line)));
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (absl::StripAsciiWhitespace(line).empty()) continue;
@@ -126,13 +102,13 @@ std::vector<ImageListEntry> ParseImageListText(absl::string_view text,
                        spaces ? " (the fields must be separated by tabs, "
                                 "not spaces)"
                               : "",
-                       ": ", QuoteExcerpt(line)));
+                       ": ", QuoteShort(line)));
     }
     if (count - 2 != label_width) {
       ThrowLineError(path, line_number,
                      absl::StrCat("expected ", Plural(label_width, "label"),
                                   " (label_width = ", label_width, "), got ",
-                                  count - 2, ": ", QuoteExcerpt(line)));
+                                  count - 2, ": ", QuoteShort(line)));
     }
     ImageListEntry entry;
     entry.line = line_number;
@@ -141,7 +117,7 @@ std::vector<ImageListEntry> ParseImageListText(absl::string_view text,
       ThrowLineError(path, line_number,
                      absl::StrCat("field 1 (index): expected an unsigned "
                                   "integer, got ",
-                                  QuoteExcerpt(index)));
+                                  QuoteShort(index)));
     }
     entry.labels.resize(label_width);
     for (int i = 0; i < label_width; ++i) {
@@ -150,7 +126,7 @@ std::vector<ImageListEntry> ParseImageListText(absl::string_view text,
         ThrowLineError(path, line_number,
                        absl::StrCat("field ", 2 + i, " (label ", i + 1,
                                     "): expected a finite number, got ",
-                                    QuoteExcerpt(label)));
+                                    QuoteShort(label)));
       }
     }
     const absl::string_view image_path =
@@ -160,7 +136,7 @@ std::vector<ImageListEntry> ParseImageListText(absl::string_view text,
                      absl::StrCat("field ", count,
                                   " (path): expected an image path, got "
                                   "nothing: ",
-                                  QuoteExcerpt(line)));
+                                  QuoteShort(line)));
     }
     entry.path = std::string(image_path);
     entries.push_back(std::move(entry));
@@ -191,7 +167,7 @@ void WriteImageList(const std::string& path,
     if (image_path.empty() ||
         image_path.find_first_of("\t\r\n") != absl::string_view::npos ||
         absl::StripAsciiWhitespace(image_path) != image_path) {
-      fail(absl::StrCat("the path ", QuoteExcerpt(image_path),
+      fail(absl::StrCat("the path ", QuoteShort(image_path),
                         " would not read back: it must be non-empty, hold no "
                         "tab or line break, and not start or end with "
                         "whitespace"));

@@ -22,7 +22,8 @@
 //   train.lst:7: expected 1 label (label_width = 1), got 2: '7\t1\t2\ta.jpg'
 //
 // The same line reading (limits, quoting) serves the RecordIO index files
-// (recordio.h), through ForEachListLine and QuoteExcerpt below.
+// (recordio.h), through ForEachListLine below; user text is quoted with
+// QuoteShort (param/quote.h).
 #ifndef UMBRA_TRAIN_IMAGE_IMAGE_LIST_H_
 #define UMBRA_TRAIN_IMAGE_IMAGE_LIST_H_
 
@@ -83,11 +84,6 @@ void WriteImageList(const std::string& path,
 void ForEachListLine(
     absl::string_view text, const std::string& path,
     const std::function<void(int line_number, absl::string_view line)>& visit);
-
-// `text` in single quotes for an error message, cut to its first 80
-// characters followed by "..." when longer; tabs and other control
-// characters shown as \t, \r, \xNN.
-std::string QuoteExcerpt(absl::string_view text);
 
 }  // namespace train
 }  // namespace umbra

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "param/quote.h"
 #include "train/data/data_error.h"
 #include "train/image/image_list.h"
 #include "train/image/recordio.h"
@@ -78,7 +79,7 @@ void ImageListSource::Read(index_t index, std::string* bytes,
 std::string ImageListSource::Where(index_t index) const {
   const ImageListEntry& entry = entries_[index];
   return absl::StrFormat("%s:%d %s", list_path_, entry.line,
-                         QuoteExcerpt(entry.path));
+                         QuoteShort(entry.path));
 }
 
 std::string ImageListSource::Describe() const {

@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "param/quote.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
 #include "train/image/image_list.h"
@@ -361,7 +362,7 @@ std::vector<RecordIndexEntry> ParseRecordIndex(absl::string_view text,
       throw DataError(absl::StrCat(
           path, ":", line_number,
           ": expected 'key<TAB>offset' (two unsigned integers), got ",
-          QuoteExcerpt(line)));
+          QuoteShort(line)));
     }
     entries.push_back(entry);
   });

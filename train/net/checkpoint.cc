@@ -7,17 +7,21 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "param/quote.h"
 
 // renameat2's flag (<linux/fs.h>): fail with EEXIST instead of replacing.
 #ifndef RENAME_NOREPLACE
@@ -240,12 +244,33 @@ Checkpoint ReadCheckpoint(const std::string& path) {
 }
 
 void MakeDirectories(const std::string& dir) {
+  // Too long a path fails only deep down; say so before making anything.
+  if (dir.size() >= PATH_MAX) {
+    throw CheckpointError(absl::StrFormat(
+        "cannot create directory %s: the path has %d bytes, the limit is %d",
+        QuoteShort(dir), dir.size(), PATH_MAX - 1));
+  }
+  for (absl::string_view part : absl::StrSplit(dir, '/')) {
+    if (part.size() > NAME_MAX) {
+      throw CheckpointError(absl::StrFormat(
+          "cannot create directory %s: its part %s has %d bytes, the limit "
+          "is %d",
+          QuoteShort(dir), QuoteShort(part), part.size(), NAME_MAX));
+    }
+  }
+  std::vector<std::string> made;
   for (size_t i = 1; i <= dir.size(); ++i) {
     if (i < dir.size() && dir[i] != '/') continue;
     const std::string prefix = dir.substr(0, i);
-    if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw CheckpointError(absl::StrCat("cannot create directory '", prefix,
-                                         "': ", std::strerror(errno)));
+    if (mkdir(prefix.c_str(), 0777) == 0) {
+      made.push_back(prefix);
+    } else if (errno != EEXIST) {
+      const int error = errno;
+      // Leave nothing of a failed start behind.
+      for (auto it = made.rbegin(); it != made.rend(); ++it) rmdir(it->c_str());
+      throw CheckpointError(absl::StrCat("cannot create directory ",
+                                         QuoteShort(prefix), ": ",
+                                         std::strerror(error)));
     }
   }
 }

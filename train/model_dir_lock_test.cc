@@ -1,0 +1,118 @@
+// The lock of a model_dir: a second holder (another process) is refused
+// with the first one's pid, a lock freed by its holder's death is taken
+// again, a directory that cannot be written is found at once, and only
+// NAME.tmp-PID files are removed as stale.
+#include "train/model_dir_lock.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "train/data/data_test_util.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// Runs `body` in a child process; returns its exit status.
+template <typename Body>
+int InChild(Body body) {
+  const pid_t child = fork();
+  if (child == 0) _exit(body());
+  int status = 0;
+  waitpid(child, &status, 0);
+  return status;
+}
+
+TEST(ModelDirLockTest, ASecondRunIsRefusedWithTheHoldersPid) {
+  const std::string dir = data_test::NewTempDir();
+  {
+    ModelDirLock lock(dir);
+    // flock locks belong to open files: another process sees them.
+    const int status = InChild([&] {
+      try {
+        ModelDirLock second(dir);
+      } catch (const ModelDirBusy& e) {
+        const std::string message = e.what();
+        const bool names_holder =
+            message.find("in use by another run (pid " +
+                         std::to_string(getppid()) + " on host ") !=
+            std::string::npos;
+        return names_holder ? 3 : 4;
+      }
+      return 5;
+    });
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+  }
+  // Released: taken again.
+  EXPECT_EQ(WEXITSTATUS(InChild([&] {
+              ModelDirLock again(dir);
+              return 0;
+            })),
+            0);
+}
+
+TEST(ModelDirLockTest, AKilledHolderLeavesNoStaleLock) {
+  const std::string dir = data_test::NewTempDir();
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t holder = fork();
+  if (holder == 0) {
+    ModelDirLock lock(dir);
+    char byte = 1;
+    (void)!write(ready[1], &byte, 1);
+    pause();
+    _exit(0);
+  }
+  char byte;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  EXPECT_THROW(ModelDirLock{dir}, ModelDirBusy);
+  kill(holder, SIGKILL);
+  waitpid(holder, nullptr, 0);
+  EXPECT_NO_THROW(ModelDirLock{dir});
+  close(ready[0]);
+  close(ready[1]);
+}
+
+TEST(ModelDirLockTest, AnUnwritableDirectoryIsFoundAtOnce) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes anywhere";
+  const std::string dir = data_test::NewTempDir();
+  ASSERT_EQ(chmod(dir.c_str(), 0555), 0);
+  try {
+    ModelDirLock lock(dir);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot write model_dir '" + dir +
+                                    "': Permission denied"));
+  }
+  chmod(dir.c_str(), 0755);
+}
+
+TEST(ModelDirLockTest, RemovesOnlyTemporaryFiles) {
+  const std::string dir = data_test::NewTempDir();
+  for (const char* name :
+       {"0002.model.tmp-1234", "metrics.csv.tmp-99", "0002.model",
+        "metrics.csv", "notes.tmp-x", ".tmp-5", "a.tmp-"}) {
+    std::ofstream(dir + "/" + name) << "x";
+  }
+  EXPECT_THAT(RemoveStaleTemporaries(dir),
+              ElementsAre("0002.model.tmp-1234", "metrics.csv.tmp-99"));
+  for (const char* kept :
+       {"0002.model", "metrics.csv", "notes.tmp-x", ".tmp-5", "a.tmp-"}) {
+    EXPECT_TRUE(std::ifstream(dir + "/" + kept)) << kept;
+  }
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
