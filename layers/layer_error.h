@@ -7,7 +7,8 @@
 //   layer 'fc1' (fullc): key 'nhidden': expected int in [1, inf), got '0'
 //   layer 'fc1' (fullc): got input shapes [(64,3,28,28)]; needs one matrix
 //       input (batch,1,1,n); put a flatten layer before it
-//   unknown layer type 'fulc'; did you mean 'fullc'? Known types: bias, ...
+//   unknown layer type 'fulc'; did you mean 'fullc'? Known types (1 closest
+//   of 28): fullc; see tools/config_reference.md
 //
 // Example:
 //

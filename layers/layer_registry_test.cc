@@ -56,14 +56,13 @@ TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
   }
 }
 
-TEST(LayerRegistryTest, UnknownTypeSuggestsClosestAndListsAll) {
+// The closest few types, never the list of all of them.
+TEST(LayerRegistryTest, UnknownTypeSuggestsTheClosest) {
   const std::string error = CreateError("fulc", "fc1", {});
   EXPECT_THAT(error, HasSubstr("unknown layer type 'fulc'"));
   EXPECT_THAT(error, HasSubstr("did you mean 'fullc'?"));
-  EXPECT_THAT(
-      error,
-      HasSubstr("Known types: avg_pooling, batch_norm, bias, ch_concat"));
-  EXPECT_THAT(error, HasSubstr("xelu"));
+  EXPECT_THAT(error, HasSubstr("see tools/config_reference.md"));
+  EXPECT_THAT(error, Not(HasSubstr("xelu")));
   EXPECT_THAT(CreateError("convolution_3d", "c", {}),
               Not(HasSubstr("did you mean")));
 }

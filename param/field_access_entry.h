@@ -81,7 +81,8 @@ class FieldAccessEntry {
                                absl::string_view value = {},
                                absl::string_view given_key = {}) const;
   // Throws ParamError "<struct>: key '<key>': expected <accepted>, got
-  // '<value>'", followed by " (<reason>)" when `reason` is not empty.
+  // '<value>'", followed by " (<reason>)" when `reason` is not empty; the
+  // value is quoted short (QuoteShort).
   [[noreturn]] void ThrowBadValue(absl::string_view accepted,
                                   absl::string_view value,
                                   absl::string_view reason,
@@ -99,13 +100,6 @@ class FieldAccessEntry {
   friend class ParamManager;
 };
 
-namespace internal {
-
-// `value` quoted for an error message: non-printable bytes and quotes escaped,
-// long values cut short with "...".
-std::string QuoteForMessage(absl::string_view value);
-
-}  // namespace internal
 }  // namespace param
 }  // namespace umbra
 

@@ -31,6 +31,7 @@
 #include "param/field_access_entry.h"
 #include "param/field_info.h"
 #include "param/param_error.h"
+#include "param/quote.h"
 #include "param/type_name.h"
 
 namespace umbra {
@@ -127,8 +128,7 @@ class FieldEntryBase : public FieldAccessEntry {
     if (!this->has_default_) return;
     std::string reason;
     if (!Validate(default_value_, &reason)) {
-      ThrowError("declared default " +
-                 internal::QuoteForMessage(ValueText(default_value_)) +
+      ThrowError("declared default " + QuoteShort(ValueText(default_value_)) +
                  " is not " + Accepted());
     }
   }

@@ -27,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "param/field_entry.h"
 #include "param/field_entry_wrapper.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace param {
@@ -61,7 +62,7 @@ class FieldEntry<std::vector<T>>
       if (!this->inner_.ParseText(elements[i], &value, &element_reason) ||
           !this->inner_.Validate(value, &element_reason)) {
         *reason = "element " + std::to_string(i + 1) + " is " +
-                  internal::QuoteForMessage(elements[i]);
+                  QuoteShort(elements[i]);
         if (!element_reason.empty()) *reason += ": " + element_reason;
         return false;
       }
@@ -76,7 +77,7 @@ class FieldEntry<std::vector<T>>
       std::string element_reason;
       if (!this->inner_.Validate(value[i], &element_reason)) {
         *reason = "element " + std::to_string(i + 1) + " is " +
-                  internal::QuoteForMessage(internal::FormatNumber(value[i]));
+                  QuoteShort(internal::FormatNumber(value[i]));
         if (!element_reason.empty()) *reason += ": " + element_reason;
         return false;
       }

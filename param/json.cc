@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "param/field_access_entry.h"
 #include "param/param_error.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace param {
@@ -35,8 +35,7 @@ class JsonObjectReader {
         const std::size_t key_pos = pos_;
         std::string key = ReadString("expected a '\"'-quoted key");
         if (!keys.insert(key).second) {
-          Fail(key_pos,
-               absl::StrCat("duplicate key ", internal::QuoteForMessage(key)));
+          Fail(key_pos, absl::StrCat("duplicate key ", QuoteShort(key)));
         }
         SkipWhitespace();
         Expect(':', "expected ':' after a key");

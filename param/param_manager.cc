@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -17,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "param/edit_distance.h"
 #include "param/param_error.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace param {
@@ -91,14 +91,10 @@ void ParamManager::SetDefaults(void* head,
 }
 
 void ParamManager::ThrowUnknownKey(absl::string_view key) const {
-  const std::vector<std::string> valid = ValidKeys();
-  std::string message =
-      absl::StrCat(name_, ": unknown key ", internal::QuoteForMessage(key));
-  std::optional<std::string> match = ClosestMatch(key, valid);
-  if (match) absl::StrAppend(&message, "; did you mean '", *match, "'?");
-  absl::StrAppend(&message, match ? " " : ". ", "Valid keys: ",
-                  valid.empty() ? "(none)" : absl::StrJoin(valid, ", "));
-  throw ParamError(message, name_, std::string(key));
+  throw ParamError(
+      absl::StrCat(name_, ": unknown key ", QuoteShort(key),
+                   UnknownNameSuggestion(key, ValidKeys(), "Valid keys")),
+      name_, std::string(key));
 }
 
 ParamKwargs ParamManager::GetDict(void* head) const {

@@ -204,12 +204,27 @@ TEST(ParameterTest, ValuesWithOddBytesAreEscapedInMessages) {
       InitError("nhidden", std::string("1\0", 2)),
       "FullcParam: key 'nhidden': expected int in [1, 1000], got '1\\x00'");
   EXPECT_EQ(
-      InitError("nhidden", "it's"),
-      "FullcParam: key 'nhidden': expected int in [1, 1000], got 'it\\'s'");
+      InitError("nhidden", "it's\n"),
+      "FullcParam: key 'nhidden': expected int in [1, 1000], got 'it's\\n'");
   EXPECT_EQ(InitError("nhidden", std::string(200, '7')),
             "FullcParam: key 'nhidden': expected int in [1, 1000], got '" +
                 std::string(80, '7') +
-                "...' (200 bytes) (out of range for int)");
+                "'... (200 bytes in all) (out of range for int)");
+}
+
+TEST(ParameterTest, HugeKeysAndValuesGiveShortMessages) {
+  const std::string huge(10'000'000, 'x');
+  const std::string unknown = InitError(huge, "1");
+  EXPECT_LT(unknown.size(), 500u);
+  EXPECT_EQ(unknown, "FullcParam: unknown key '" + std::string(80, 'x') +
+                         "'... (10000000 bytes in all). Valid keys: 10 in "
+                         "all, none close; see tools/config_reference.md");
+  // A typo of a key, padded to 10 MB, is not compared with the keys at all.
+  EXPECT_LT(InitError("nhidde" + huge, "1").size(), 500u);
+  EXPECT_LT(InitError("nhidden", huge).size(), 500u);
+  EXPECT_LT(InitError("pool_type", huge).size(), 500u);  // an enum
+  EXPECT_LT(InitError("shape", "1," + huge).size(), 500u);
+  EXPECT_LT(InitError("seed", huge).size(), 500u);
 }
 
 TEST(ParameterTest, EnumsByNameAndBadName) {
@@ -306,20 +321,27 @@ TEST(ParameterTest, ShapesWithAndWithoutBrackets) {
 }
 
 TEST(ParameterTest, UnknownKeySuggestsTheClosestAndListsValidKeys) {
-  const std::string valid =
-      "Valid keys: init_sigma, lr, name, nhidden, no_bias, num_group, "
-      "num_hidden, "
-      "pool_type, seed, shape";
-  EXPECT_EQ(
-      InitError("nhiden", "5"),
-      "FullcParam: unknown key 'nhiden'; did you mean 'nhidden'? " + valid);
+  // FullcParam has 10 keys: more than a message lists, so only the closest
+  // are, and where to find them all.
+  const std::string all = " in all; see tools/config_reference.md";
+  EXPECT_EQ(InitError("nhiden", "5"),
+            "FullcParam: unknown key 'nhiden'; did you mean 'nhidden'? "
+            "Valid keys: 10" +
+                all);
   EXPECT_EQ(InitError("num_hiden", "5"),
-            "FullcParam: unknown key 'num_hiden'; did you mean 'num_hidden'? " +
-                valid);
-  EXPECT_EQ(InitError("LR", "5"),
-            "FullcParam: unknown key 'LR'; did you mean 'lr'? " + valid);
+            "FullcParam: unknown key 'num_hiden'; did you mean 'num_hidden'? "
+            "Valid keys: 10" +
+                all);
+  EXPECT_EQ(
+      InitError("LR", "5"),
+      "FullcParam: unknown key 'LR'; did you mean 'lr'? Valid keys: 10" + all);
+  EXPECT_EQ(InitError("nuhidden", "5"),
+            "FullcParam: unknown key 'nuhidden'; did you mean 'nhidden'? "
+            "Valid keys (2 closest of 10): nhidden, num_hidden; see "
+            "tools/config_reference.md");
   EXPECT_EQ(InitError("color", "red"),
-            "FullcParam: unknown key 'color'. " + valid);
+            "FullcParam: unknown key 'color'. Valid keys: 10 in all, none "
+            "close; see tools/config_reference.md");
   try {
     FullcParam param;
     param.Init({{"nhidden", "1"}, {"colour", "red"}});

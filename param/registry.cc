@@ -1,7 +1,6 @@
 #include "param/registry.h"
 
 #include <map>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,9 +11,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "param/edit_distance.h"
-#include "param/field_access_entry.h"
 #include "param/param_error.h"
 #include "param/param_manager.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace {
@@ -83,14 +82,9 @@ ParamStructInfo GetParamStruct(absl::string_view name) {
     if (it != registry.managers.end()) found = it->second;
   }
   if (found != nullptr) return Describe(*found);
-  const std::vector<std::string> names = ListParamStructs();
-  std::string message = absl::StrCat("unknown parameter struct ",
-                                     param::internal::QuoteForMessage(name));
-  std::optional<std::string> match = param::ClosestMatch(name, names);
-  if (match) absl::StrAppend(&message, "; did you mean '", *match, "'?");
-  absl::StrAppend(&message, match ? " " : ". ", "Registered: ",
-                  names.empty() ? "(none)" : absl::StrJoin(names, ", "));
-  throw ParamError(message);
+  throw ParamError(absl::StrCat(
+      "unknown parameter struct ", QuoteShort(name),
+      param::UnknownNameSuggestion(name, ListParamStructs(), "Registered")));
 }
 
 std::vector<ParamStructInfo> AllParamStructs() {

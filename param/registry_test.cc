@@ -60,6 +60,16 @@ TEST(RegistryTest, GetParamStructByNameOrSuggest) {
                  "'FullcParam'? Registered: "
                  "AllTypesParam, DocExampleParam, EmptyParam, FullcParam");
   }
+  const std::string huge(10'000'000, 'P');
+  try {
+    GetParamStruct(huge);
+    FAIL() << "no ParamError";
+  } catch (const ParamError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "unknown parameter struct '" + std::string(80, 'P') +
+                  "'... (10000000 bytes in all). Registered: AllTypesParam, "
+                  "DocExampleParam, EmptyParam, FullcParam");
+  }
 }
 
 TEST(RegistryTest, DuplicateNameIsRefused) {

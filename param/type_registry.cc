@@ -2,11 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 
@@ -16,14 +15,13 @@ std::string UnknownNameMessage(absl::string_view kind,
                                absl::string_view name,
                                const std::vector<std::string>& known) {
   if (known.empty()) {
-    return absl::StrCat("unknown ", kind, " '", name, "': this program has no ",
-                        kind, "s registered (link ", library, ")");
+    return absl::StrCat("unknown ", kind, " ", QuoteShort(name),
+                        ": this program has no ", kind, "s registered (link ",
+                        library, ")");
   }
-  const std::optional<std::string> closest = param::ClosestMatch(name, known);
-  return absl::StrCat("unknown ", kind, " '", name, "'",
-                      closest ? absl::StrCat("; did you mean '", *closest, "'?")
-                              : std::string("."),
-                      " Known ", known_as, ": ", absl::StrJoin(known, ", "));
+  return absl::StrCat("unknown ", kind, " ", QuoteShort(name),
+                      param::UnknownNameSuggestion(
+                          name, known, absl::StrCat("Known ", known_as)));
 }
 
 namespace internal {

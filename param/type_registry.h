@@ -34,7 +34,7 @@
 //   LayerRegistry::List();        // {"avg_pooling", "batch_norm", ...}
 //   LayerRegistry::Get("fulc");   // throws LayerError: "unknown layer type
 //                                 // 'fulc'; did you mean 'fullc'? Known
-//                                 // types: avg_pooling, ..."
+//                                 // types: N in all; see ..."
 //   auto create = LayerRegistry::FindCreator<cpu, float>("fullc");
 //   std::unique_ptr<Layer<cpu, float>> layer = create();
 #ifndef UMBRA_PARAM_TYPE_REGISTRY_H_
@@ -52,9 +52,12 @@
 namespace umbra {
 
 // "unknown <kind> '<name>'; did you mean '<closest>'? Known <known_as>: a, b"
-// ("unknown <kind> '<name>'. Known ..." when none is close); when `known` is
-// empty, "unknown <kind> '<name>': this program has no <kind>s registered
-// (link <library>)".
+// ("unknown <kind> '<name>'. Known ..." when none is close); of more than 5
+// names, only the closest (at most 5) or how many there are
+// (UnknownNameSuggestion in edit_distance.h). When `known` is empty,
+// "unknown <kind> '<name>': this program has no <kind>s registered (link
+// <library>)". The name is quoted short (QuoteShort), so a 10 MB name gives a
+// line of a few hundred bytes.
 std::string UnknownNameMessage(absl::string_view kind,
                                absl::string_view known_as,
                                absl::string_view library,

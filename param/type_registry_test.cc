@@ -110,6 +110,37 @@ TEST(TypeRegistryTest, AnUnknownNameSuggestsTheClosestAndListsAll) {
             "unknown shape 'hexagon'. Known shapes: circle, square");
 }
 
+TEST(TypeRegistryTest, ManyNamesAreNotAllListed) {
+  const std::vector<std::string> layers = {
+      "avg_pooling", "batch_norm",  "bias", "conv",    "dropout",
+      "fullc",       "max_pooling", "relu", "sigmoid", "softmax"};
+  EXPECT_EQ(
+      UnknownNameMessage("layer type", "types", "//layers", "fulc", layers),
+      "unknown layer type 'fulc'; did you mean 'fullc'? Known types: 10 "
+      "in all; see tools/config_reference.md");
+  EXPECT_EQ(UnknownNameMessage("layer type", "types", "//layers", "bax_pooling",
+                               layers),
+            "unknown layer type 'bax_pooling'; did you mean 'max_pooling'? "
+            "Known types (2 closest of 10): max_pooling, avg_pooling; see "
+            "tools/config_reference.md");
+  EXPECT_EQ(
+      UnknownNameMessage("layer type", "types", "//layers", "lstm", layers),
+      "unknown layer type 'lstm'. Known types: 10 in all, none close; "
+      "see tools/config_reference.md");
+}
+
+TEST(TypeRegistryTest, AHugeNameIsQuotedShort) {
+  const std::string huge(10'000'000, 's');
+  const std::string message = ErrorOf(huge);
+  EXPECT_LT(message.size(), 500u);
+  EXPECT_EQ(message, "unknown shape '" + std::string(80, 's') +
+                         "'... (10000000 bytes in all). Known shapes: circle, "
+                         "square");
+  EXPECT_LT(
+      UnknownNameMessage("layer type", "types", "//layers", huge, {}).size(),
+      500u);
+}
+
 TEST(TypeRegistryTest, AnEmptyRegistrySaysWhatToLink) {
   EXPECT_EQ(UnknownNameMessage("layer type", "types", "//layers", "fullc", {}),
             "unknown layer type 'fullc': this program has no layer types "

@@ -28,8 +28,10 @@ int Convert(const CommandLine& cli) {
   ImageEncoding encoding;
   encoding.codec = ParseImageCodec(cli.Get("encoding", "png"));
   encoding.quality = std::min(cli.GetInt("quality", 95, 1), 100);
-  const std::string images_bytes = train::ReadFileBytes(args[0]);
-  const std::string labels_bytes = train::ReadFileBytes(args[1]);
+  const std::string images_bytes =
+      train::ReadIdxBytes(args[0], train::kIdxImageMagic);
+  const std::string labels_bytes =
+      train::ReadIdxBytes(args[1], train::kIdxLabelMagic);
   const train::IdxArray images =
       train::ParseIdx(images_bytes, train::kIdxImageMagic, args[0]);
   const train::IdxArray labels =
@@ -62,8 +64,8 @@ int Convert(const CommandLine& cli) {
     const std::string name = absl::StrFormat("%05d.%s", i, extension);
     std::ofstream file(folder + "/" + name, std::ios::binary);
     if (!(file << encoded) || !file.flush()) {
-      throw train::DataError(absl::StrFormat("cannot write '%s/%s'", folder,
-                                             name));
+      throw train::DataError(
+          absl::StrFormat("cannot write '%s/%s'", folder, name));
     }
     entries.push_back({i, label, name});
     pack.Add(i, label, encoded);

@@ -1,10 +1,12 @@
 #include "train/config/config_lexer.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -253,18 +255,38 @@ std::vector<ConfigEntry> ParseConfigFile(const std::string& path) {
         SourceLocation::File(path, 0), "",
         absl::StrCat("'", path, "' is a directory, not a config file"));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(SourceLocation::File(path, 0), "",
-                      "cannot open the config file");
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    throw ConfigError(
+        SourceLocation::File(path, 0), "",
+        absl::StrCat("cannot open the config file: ", std::strerror(errno)));
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    throw ConfigError(SourceLocation::File(path, 0), "",
-                      "cannot read the config file");
+  // Read with a bound, so that an endless stream (/dev/zero) or a huge
+  // file that is not a config stops at once; pipes work as files do.
+  std::string text;
+  char chunk[1 << 16];
+  int error = 0;
+  while (text.size() <= kMaxConfigBytes) {
+    const ssize_t got = read(fd, chunk, sizeof(chunk));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) error = errno;
+    if (got <= 0) break;
+    text.append(chunk, got);
   }
-  return ParseConfigText(buffer.str(), path);
+  close(fd);
+  if (error != 0) {
+    throw ConfigError(
+        SourceLocation::File(path, 0), "",
+        absl::StrCat("cannot read the config file: ", std::strerror(error)));
+  }
+  if (text.size() > kMaxConfigBytes) {
+    throw ConfigError(
+        SourceLocation::File(path, 0), "",
+        absl::StrCat("the config file holds more than ", kMaxConfigBytes >> 20,
+                     " MiB, the most a config may have (is it "
+                     "a config file?)"));
+  }
+  return ParseConfigText(text, path);
 }
 
 std::vector<ConfigEntry> ParseCommandLineOverrides(

@@ -28,6 +28,7 @@
 #ifndef UMBRA_TRAIN_CONFIG_CONFIG_LEXER_H_
 #define UMBRA_TRAIN_CONFIG_CONFIG_LEXER_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -64,9 +65,13 @@ struct ConfigEntry {
 std::vector<ConfigEntry> ParseConfigText(absl::string_view text,
                                          absl::string_view source_name);
 
+// The most bytes a config file may hold (64 MiB).
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{64} << 20;
+
 // ParseConfigText of the file at `path`, with `path` as the source name.
-// Throws ConfigError (location `path:0`) when the file cannot be read or is
-// a directory.
+// Throws ConfigError (location `path:0`) when the file cannot be opened or
+// read (with the system's reason: "Permission denied", ...), is a
+// directory, or holds more than kMaxConfigBytes (read no further).
 std::vector<ConfigEntry> ParseConfigFile(const std::string& path);
 
 // `key=value` arguments, e.g. the argv entries after the config path:

@@ -3,6 +3,8 @@
 // its exact file:line text.
 #include "train/config/config_lexer.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -183,7 +185,29 @@ TEST(ConfigLexerTest, ParseConfigFileReadsAFile) {
   EXPECT_EQ(entries[1].location.ToString(), path + ":3");
   std::remove(path.c_str());
   EXPECT_EQ(ConfigErrorOf([&] { ParseConfigFile(path); }),
-            path + ": cannot open the config file");
+            path + ": cannot open the config file: No such file or directory");
+}
+
+// An endless stream stops at the limit: nothing reads it all into memory.
+TEST(ConfigLexerTest, ParseConfigFileStopsAtTheSizeLimit) {
+  EXPECT_EQ(ConfigErrorOf([&] { ParseConfigFile("/dev/zero"); }),
+            "/dev/zero: the config file holds more than 64 MiB, the most a "
+            "config may have (is it a config file?)");
+}
+
+// A pipe (process substitution, <(...)) reads like a file.
+TEST(ConfigLexerTest, ParseConfigFileReadsAPipe) {
+  int ends[2];
+  ASSERT_EQ(pipe(ends), 0);
+  const std::string text = "num_round = 7\n";
+  ASSERT_EQ(write(ends[1], text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(ends[1]);
+  const std::vector<ConfigEntry> entries =
+      ParseConfigFile("/dev/fd/" + std::to_string(ends[0]));
+  close(ends[0]);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].value, "7");
 }
 
 TEST(ConfigLexerTest, ParseConfigFileRefusesADirectory) {

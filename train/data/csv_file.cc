@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "param/quote.h"
 #include "train/data/data_error.h"
 #include "train/data/dataset.h"
 #include "train/data/file_bytes.h"
@@ -19,11 +20,13 @@ namespace umbra {
 namespace train {
 namespace {
 
+// The longest CSV line read (a row of 224 x 224 x 3 values is about 2 MB).
+constexpr std::size_t kMaxCsvLineBytes = std::size_t{64} << 20;
+
+// Thrown inside ForEachFileLine, whose caller adds "csv: key 'filename': ".
 [[noreturn]] void ThrowRowError(const std::string& path, int line,
                                 const std::string& detail) {
-  throw DataError(
-      absl::StrCat("csv: key 'filename': ", path, ":", line, ": ", detail),
-      "filename");
+  throw DataError(absl::StrCat(path, ":", line, ": ", detail));
 }
 
 // Parses a whole field as a finite decimal float (not hex, whatever the
@@ -47,8 +50,6 @@ bool ParseNumber(absl::string_view field, float* value) {
 std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
                                        index_t label_width,
                                        const std::vector<int>& input_shape) {
-  const std::string bytes =
-      WithKeyContext("csv", "filename", [&] { return ReadFileBytes(path); });
   index_t columns = 0;
   if (!input_shape.empty()) {
     if (input_shape.size() != 3) {
@@ -63,15 +64,14 @@ std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
   }
   std::vector<float> values;
   index_t rows = 0;
-  int line_number = 0;
   bool header_pending = has_header;
-  for (absl::string_view line : absl::StrSplit(bytes, '\n')) {
-    ++line_number;
+  // Streamed: memory holds the values and one line, never the file.
+  const auto parse_row = [&](int line_number, absl::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    if (absl::StripAsciiWhitespace(line).empty()) return;
     if (header_pending) {
       header_pending = false;
-      continue;
+      return;
     }
     const std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
     const index_t count = static_cast<index_t>(fields.size());
@@ -99,13 +99,15 @@ std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
       if (!ParseNumber(field, &value)) {
         ThrowRowError(
             path, line_number,
-            absl::StrCat("column ", i + 1, ": expected a finite number, got '",
-                         field, "'"));
+            absl::StrCat("column ", i + 1, ": expected a finite number, got ",
+                         QuoteShort(field)));
       }
       values.push_back(value);
     }
     ++rows;
-  }
+  };
+  WithKeyContext("csv", "filename",
+                 [&] { ForEachFileLine(path, kMaxCsvLineBytes, parse_row); });
   if (rows == 0) {
     throw DataError(
         absl::StrCat("csv: key 'filename': '", path, "' has no data rows"),

@@ -126,6 +126,17 @@ TEST_F(CsvFileTest, NonNumbersNameFileLineAndColumn) {
   EXPECT_THAT(LoadError("1;2;3\n"), HasSubstr("expected more than"));
 }
 
+// Read as a stream: an endless one stops at the line limit, not at the
+// end of memory; a long bad field is quoted short.
+TEST_F(CsvFileTest, EndlessStreamsAndHugeFieldsAreBounded) {
+  EXPECT_THAT(DataErrorOf([&] { LoadCsv("/dev/zero", false, 1, {}); }),
+              HasSubstr("/dev/zero:1: a line of more than 67108864 bytes"));
+  const std::string message =
+      LoadError("1,2," + std::string(1 << 20, 'z') + "\n");
+  EXPECT_THAT(message, HasSubstr("(1048576 bytes in all)"));
+  EXPECT_LT(message.size(), 500u);
+}
+
 TEST_F(CsvFileTest, EmptyAndMissingFiles) {
   EXPECT_THAT(LoadError("\n\n"), HasSubstr("has no data rows"));
   const std::string path = Write("only,a,header\n");

@@ -62,29 +62,54 @@ IdxArray ParseIdx(absl::string_view bytes, std::uint32_t expected_magic,
     }
     if (!overflow) expected *= dim;
   }
-  if (overflow || expected != available) {
+  if (overflow || expected > available) {
     throw DataError(absl::StrFormat(
         "'%s': the header's sizes (%s) need %s bytes of data, the file has "
-        "%d (%s)",
+        "%d (truncated or corrupt header)",
         path, absl::StrJoin(array.dims, " x "),
-        overflow ? "more than 2^64" : std::to_string(expected), available,
-        overflow || expected > available ? "truncated or corrupt header"
-                                         : "trailing bytes"));
+        overflow ? "more than 2^64" : std::to_string(expected), available));
+  }
+  if (expected < available) {
+    throw DataError(absl::StrFormat(
+        "'%s': the header's sizes (%s) need %d bytes of data, the file has "
+        "more (trailing bytes)",
+        path, absl::StrJoin(array.dims, " x "), expected));
   }
   array.elements = bytes.substr(header);
   return array;
 }
 
+std::string ReadIdxBytes(const std::string& path,
+                         std::uint32_t expected_magic) {
+  const std::size_t header = 4 + 4 * (expected_magic & 0xff);
+  const std::string head = ReadFilePrefix(path, header);
+  // ParseIdx says what is wrong with a header that does not parse.
+  if (head.size() < header || ReadBigEndian32(head, 0) != expected_magic) {
+    return head;
+  }
+  // The size the header claims (saturating), and one byte more, so that
+  // ParseIdx sees trailing bytes; reading stops there.
+  constexpr std::uint64_t kMost = std::numeric_limits<std::uint64_t>::max() / 2;
+  std::uint64_t limit = 1;
+  for (std::size_t offset = 4; offset < header; offset += 4) {
+    const std::uint64_t dim = ReadBigEndian32(head, offset);
+    limit = dim != 0 && limit > kMost / dim ? kMost : limit * dim;
+  }
+  return ReadFilePrefix(path, limit + header + 1);
+}
+
 std::unique_ptr<MemoryDataset> LoadMnist(const std::string& path_img,
                                          const std::string& path_label,
                                          bool input_flat) {
-  const std::string image_bytes = WithKeyContext(
-      "mnist", "path_img", [&] { return ReadFileBytes(path_img); });
+  const std::string image_bytes = WithKeyContext("mnist", "path_img", [&] {
+    return ReadIdxBytes(path_img, kIdxImageMagic);
+  });
   const IdxArray images = WithKeyContext("mnist", "path_img", [&] {
     return ParseIdx(image_bytes, kIdxImageMagic, path_img);
   });
-  const std::string label_bytes = WithKeyContext(
-      "mnist", "path_label", [&] { return ReadFileBytes(path_label); });
+  const std::string label_bytes = WithKeyContext("mnist", "path_label", [&] {
+    return ReadIdxBytes(path_label, kIdxLabelMagic);
+  });
   const IdxArray labels = WithKeyContext("mnist", "path_label", [&] {
     return ParseIdx(label_bytes, kIdxLabelMagic, path_label);
   });

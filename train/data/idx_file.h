@@ -49,6 +49,12 @@ struct IdxArray {
 IdxArray ParseIdx(absl::string_view bytes, std::uint32_t expected_magic,
                   const std::string& path);
 
+// The bytes of the IDX file at `path` (plain or gzip), read no further than
+// its header says it holds (and a byte more): an endless stream or a file
+// with a lying header never fills memory. Throws DataError (see
+// file_bytes.h); ParseIdx checks what was read.
+std::string ReadIdxBytes(const std::string& path, std::uint32_t expected_magic);
+
 // Images and labels of the two files as one data set. Throws DataError with
 // key "path_img" or "path_label".
 std::unique_ptr<MemoryDataset> LoadMnist(const std::string& path_img,

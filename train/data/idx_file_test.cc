@@ -72,6 +72,19 @@ class IdxErrorTest : public ::testing::Test {
   MnistFiles files_;
 };
 
+// Reading stops where the header says: an endless stream is refused at
+// its header, and a file far longer than its header says is not read to
+// its end.
+TEST_F(IdxErrorTest, ReadingIsBoundedByTheHeader) {
+  EXPECT_THAT(LoadError("/dev/zero", files_.labels_path),
+              HasSubstr("bad magic number 0x00000000"));
+  const std::string path = dir_ + "/long";
+  WriteFile(path, IdxImages(6, 3, 4, files_.pixels) + std::string(1 << 20, 0));
+  EXPECT_EQ(ReadIdxBytes(path, kIdxImageMagic).size(), 16u + 72u + 1u);
+  EXPECT_THAT(LoadError(path, files_.labels_path),
+              HasSubstr("the file has more (trailing bytes)"));
+}
+
 TEST_F(IdxErrorTest, MissingFileNamesKeyAndPath) {
   const std::string missing = dir_ + "/nope-idx3-ubyte.gz";
   EXPECT_EQ(LoadError(missing, files_.labels_path),
@@ -133,7 +146,8 @@ TEST_F(IdxErrorTest, TruncatedAndTrailingBytes) {
                 "the file has 67 (truncated or corrupt header)");
   WriteFile(path, images + "xx");
   EXPECT_THAT(LoadError(path, files_.labels_path),
-              HasSubstr("the file has 74 (trailing bytes)"));
+              HasSubstr("need 72 bytes of data, the file has more (trailing "
+                        "bytes)"));
   WriteFile(path, images.substr(0, 9));
   EXPECT_THAT(LoadError(path, files_.labels_path),
               HasSubstr("truncated header: 9 bytes, the header needs 16"));

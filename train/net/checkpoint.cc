@@ -6,12 +6,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -183,6 +182,30 @@ void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint) {
   }
 }
 
+namespace {
+
+// Protobuf parses messages of less than 2 GiB.
+constexpr std::size_t kMaxCheckpointBytes = (std::size_t{1} << 31) - 1;
+
+// Up to `count` bytes from `fd`, fewer at its end; errno is 0 unless a read
+// failed.
+std::string ReadAtMost(int fd, std::size_t count) {
+  std::string bytes;
+  char chunk[1 << 16];
+  errno = 0;
+  while (bytes.size() < count) {
+    const ssize_t got =
+        read(fd, chunk, std::min(sizeof(chunk), count - bytes.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    errno = 0;
+    bytes.append(chunk, got);
+  }
+  return bytes;
+}
+
+}  // namespace
+
 Checkpoint ReadCheckpoint(const std::string& path) {
   struct stat info;
   if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
@@ -192,24 +215,38 @@ Checkpoint ReadCheckpoint(const std::string& path) {
         newest ? absl::StrCat("; its newest checkpoint is '", *newest, "'")
                : std::string(" (it has no NNNN.model file)")));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     throw CheckpointError(absl::StrCat("cannot open checkpoint '", path,
                                        "': ", std::strerror(errno)));
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
-  const std::string prefix =
-      absl::StrCat("checkpoint '", path, "' (", bytes.size(), " bytes): ");
-  if (bytes.empty()) {
-    throw CheckpointError(prefix + "the file is empty");
-  }
   // Every checkpoint starts with its magic field (the lowest field number
-  // is serialized first); a file cut inside it is still one of ours.
+  // is serialized first); a file cut inside it is still one of ours. It is
+  // read first, so that another file (or an endless stream) is refused
+  // having read a few bytes; the rest is read up to protobuf's limit.
   CheckpointFile file;
   file.set_magic(std::string(kCheckpointMagic));
   const std::string magic_field = file.SerializeAsString();
+  std::string bytes = ReadAtMost(fd, magic_field.size());
+  if (absl::StartsWith(bytes, magic_field)) {
+    bytes += ReadAtMost(fd, kMaxCheckpointBytes + 1 - bytes.size());
+  }
+  const int read_error = errno;
+  close(fd);
+  const std::string prefix =
+      absl::StrCat("checkpoint '", path, "' (", bytes.size(), " bytes): ");
+  if (bytes.size() > kMaxCheckpointBytes) {
+    throw CheckpointError(absl::StrCat(
+        "checkpoint '", path, "' holds more than ", kMaxCheckpointBytes,
+        " bytes, protobuf's limit: not a checkpoint umbra wrote"));
+  }
+  if (read_error != 0 && bytes.empty()) {
+    throw CheckpointError(absl::StrCat("cannot read checkpoint '", path,
+                                       "': ", std::strerror(read_error)));
+  }
+  if (bytes.empty()) {
+    throw CheckpointError(prefix + "the file is empty");
+  }
   if (!absl::StartsWith(bytes, magic_field)) {
     throw CheckpointError(prefix + (absl::StartsWith(magic_field, bytes)
                                         ? "the file is truncated (it ends "

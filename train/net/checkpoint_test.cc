@@ -101,6 +101,12 @@ TEST(CheckpointTest, RefusesOtherFiles) {
             std::string::npos);
 }
 
+// An endless stream is refused having read a few bytes, not all of it.
+TEST(CheckpointTest, RefusesAnEndlessStream) {
+  EXPECT_NE(ReadError("/dev/zero").find("not an umbra checkpoint"),
+            std::string::npos);
+}
+
 TEST(CheckpointTest, RefusesADirectory) {
   const std::string dir = NewTestDir("directory");
   EXPECT_EQ(ReadError(dir), absl::StrCat("'", dir,
