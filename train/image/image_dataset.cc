@@ -1,6 +1,8 @@
 #include "train/image/image_dataset.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -77,6 +79,7 @@ ImageDataset::ImageDataset(std::unique_ptr<EncodedImageSource> source,
     workers_.push_back(std::make_unique<Worker>(ImageAugmenter(
         augment, image_augment, shape_[0], shape_[1], shape_[2])));
   }
+  DecodeAllIfTheyFit(static_cast<std::uint64_t>(decode.decoded_cache_mb) << 20);
   if (!decode.mean_img.empty()) {
     const ImageAugmenter plain(Unnormalised(augment),
                                Unnormalised(image_augment), shape_[0],
@@ -87,6 +90,64 @@ ImageDataset::ImageDataset(std::unique_ptr<EncodedImageSource> source,
 
 std::string ImageDataset::Describe() const { return source_->Describe(); }
 
+const Image& ImageDataset::Picture(Decoding& decoding, index_t at,
+                                   float* labels) {
+  if (!decoded_.empty()) {
+    const index_t width = label_width();
+    std::copy_n(&decoded_labels_[at * width], width, labels);
+    return decoded_[at];
+  }
+  source_->Read(at, &decoding.bytes, labels);
+  decoding.decoder.Decode(decoding.bytes, shape_[0], resize_, resize_,
+                          &decoding.image);
+  if (resize_ == 0) return decoding.image;
+  const ResizedSize size =
+      ShorterSideTo(decoding.image.height, decoding.image.width, resize_);
+  ResizeImage(decoding.image, size.height, size.width, &decoding.resized);
+  return decoding.resized;
+}
+
+void ImageDataset::DecodeAllIfTheyFit(std::uint64_t budget_bytes) {
+  const index_t count = size();
+  if (budget_bytes == 0 || count == 0) return;
+  WorkerPool all_cores(
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  std::vector<std::unique_ptr<Decoding>> decodings;
+  for (int i = 0; i < all_cores.size(); ++i) {
+    decodings.push_back(std::make_unique<Decoding>());
+  }
+  std::vector<Image> pictures(count);
+  std::vector<float> labels(count * label_width());
+  std::atomic<std::uint64_t> total{0};
+  std::atomic<bool> too_large{false};
+  const auto decode = [&](int index, int worker) {
+    if (too_large) return;
+    try {
+      pictures[index] =
+          Picture(*decodings[worker], index, &labels[index * label_width()]);
+    } catch (const DataError& e) {
+      const std::string problem = source_->Where(index) + ": " + e.what();
+      if (!skip_bad_images_) {
+        throw DataError(problem + " (skip_bad_images = 1 skips bad pictures)");
+      }
+      MarkBad(index, problem);
+      return;
+    }
+    if ((total += pictures[index].pixels.size()) > budget_bytes) {
+      too_large = true;
+    }
+  };
+  // The first picture's size times their number: too much, and nothing
+  // more is decoded.
+  decode(0, 0);
+  if (total * static_cast<std::uint64_t>(count) > budget_bytes) return;
+  all_cores.Run(static_cast<int>(count - 1),
+                [&](int task, int worker) { decode(task + 1, worker); });
+  if (too_large) return;
+  decoded_ = std::move(pictures);
+  decoded_labels_ = std::move(labels);
+}
+
 void ImageDataset::ReadInstance(Worker& worker, ImageAugmenter& augmenter,
                                 index_t index, const std::uint64_t* seed,
                                 float* data, float* labels) {
@@ -96,23 +157,14 @@ void ImageDataset::ReadInstance(Worker& worker, ImageAugmenter& augmenter,
     const index_t at = (index + tries) % size;
     if (skip_bad_images_ && IsKnownBad(at)) continue;
     try {
-      source_->Read(at, &worker.bytes, labels);
-      worker.decoder.Decode(worker.bytes, shape_[0], resize_, resize_,
-                            &worker.image);
-      const Image* picture = &worker.image;
-      if (resize_ > 0) {
-        const ResizedSize size =
-            ShorterSideTo(picture->height, picture->width, resize_);
-        ResizeImage(*picture, size.height, size.width, &worker.resized);
-        picture = &worker.resized;
-      }
+      const Image& picture = Picture(worker.decoding, at, labels);
       if (seed == nullptr) {
-        augmenter.ProcessCenter(*picture, mean, data);
+        augmenter.ProcessCenter(picture, mean, data);
       } else {
         // Every try starts the instance's stream afresh, so a replacement
         // is augmented the same whatever failed before it.
         std::mt19937 rng(static_cast<std::uint32_t>(*seed ^ (*seed >> 32)));
-        augmenter.Process(*picture, rng, mean, data);
+        augmenter.Process(picture, rng, mean, data);
       }
       return;
     } catch (const DataError& e) {

@@ -5,9 +5,12 @@
 //
 // Each instance draws its random choices from a generator seeded with the
 // seed the batch iterator gives it, so a batch is the same whatever
-// decode_threads is. Buffers (encoded bytes, decoded pixels, the
-// augmenter's maps) belong to the decode threads and are reused: once they
-// have grown to the largest picture, reading allocates nothing.
+// decode_threads is. When every decoded picture fits in decoded_cache_mb,
+// all are decoded once, on every core, when the data set is made, and each
+// read augments from memory: the same batches, without decoding again. Buffers
+// (encoded bytes, decoded pixels, the augmenter's maps) belong to the decode
+// threads and are reused: once they have grown to the largest picture, reading
+// allocates nothing.
 //
 // Example:
 //
@@ -70,23 +73,34 @@ class ImageDataset : public AugmentingDataset {
   std::int64_t bad_instances() const override { return bad_images_; }
 
  private:
-  // What one decode thread owns.
-  struct Worker {
-    explicit Worker(ImageAugmenter augmenter)
-        : augmenter(std::move(augmenter)) {}
+  // The buffers of reading and decoding one picture.
+  struct Decoding {
     ImageDecoder decoder;
     Image image;
     Image resized;
     std::string bytes;
+  };
+  // What one decode thread owns.
+  struct Worker {
+    explicit Worker(ImageAugmenter augmenter)
+        : augmenter(std::move(augmenter)) {}
+    Decoding decoding;
     ImageAugmenter augmenter;
   };
 
+  // Instance `at`'s picture, decoded and resized (from decoded_ when it
+  // holds them, else into `decoding`'s buffers), its labels written to
+  // `labels`. Throws DataError for a bad picture.
+  const Image& Picture(Decoding& decoding, index_t at, float* labels);
   // Reads, decodes and augments instance `index` (or, skipping bad
   // pictures, the next good one) into `data` and its labels into `labels`,
   // with random choices seeded by *seed, or the evaluation transform when
   // `seed` is null.
   void ReadInstance(Worker& worker, ImageAugmenter& augmenter, index_t index,
                     const std::uint64_t* seed, float* data, float* labels);
+  // Fills decoded_ when every picture fits in `budget_bytes` (estimated
+  // from the first, checked as they come), on every core.
+  void DecodeAllIfTheyFit(std::uint64_t budget_bytes);
   bool IsKnownBad(index_t index);
   // Counts `index` as bad and says so, once.
   void MarkBad(index_t index, const std::string& problem);
@@ -101,6 +115,10 @@ class ImageDataset : public AugmentingDataset {
   bool skip_bad_images_;
   WorkerPool pool_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  // Every instance's picture, decoded and resized, and its labels
+  // (label_width() each); empty when they did not fit decoded_cache_mb.
+  std::vector<Image> decoded_;
+  std::vector<float> decoded_labels_;
   // shape_ floats, or empty without mean_img.
   std::vector<float> mean_image_;
   std::atomic<std::int64_t> bad_images_{0};

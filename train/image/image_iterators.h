@@ -73,6 +73,7 @@ struct ImgRecIteratorParam : public Parameter<ImgRecIteratorParam> {
 struct ImageDecodeParam : public Parameter<ImageDecodeParam> {
   int resize;
   int decode_threads;
+  int decoded_cache_mb;
   bool skip_bad_images;
   std::string mean_img;
 
@@ -88,6 +89,14 @@ struct ImageDecodeParam : public Parameter<ImageDecodeParam> {
             "Threads that decode and augment each batch (the reading thread "
             "among them); 0: the cores the trainer's own threads leave, at "
             "least 1.");
+    UMBRA_DECLARE_FIELD(decoded_cache_mb)
+        .set_default(2048)
+        .set_lower_bound(0)
+        .describe(
+            "When every decoded picture fits in this many MiB, decode them "
+            "all once, on every core, as the iterator starts, and augment "
+            "from memory after (the batches are the same); 0: decode each "
+            "picture every time it is read.");
     UMBRA_DECLARE_FIELD(skip_bad_images)
         .set_default(false)
         .describe(

@@ -128,7 +128,8 @@ TEST(ImageIteratorsTest, ImgGivesTheCentreCropOfTheEncodedPixels) {
   }
 }
 
-TEST(ImageIteratorsTest, ImgRecAndImgGiveTheSameBatchesForAnyThreadCount) {
+TEST(ImageIteratorsTest,
+     ImgRecAndImgGiveTheSameBatchesForAnyThreadCountAndCache) {
   TestRng rng;
   const PictureSet set = WritePictures(rng, rng.Int(10, 30), 14, 15);
   const ParamKwargs keys = {{"batch_size", std::to_string(rng.Int(2, 7))},
@@ -139,8 +140,10 @@ TEST(ImageIteratorsTest, ImgRecAndImgGiveTheSameBatchesForAnyThreadCount) {
                             {"rand_mirror", "1"},
                             {"max_rotate_angle", "10"},
                             {"divideby", "255"}};
+  // One decodes every read, the other decodes once into memory.
   ParamKwargs one = keys, three = keys;
   one.push_back({"decode_threads", "1"});
+  one.push_back({"decoded_cache_mb", "0"});
   three.push_back({"decode_threads", "3"});
   auto img = Img(set, one);
   auto rec = ImgRec(set, three);
@@ -204,7 +207,10 @@ TEST(ImageIteratorsTest, ABadPictureIsNamedOrSkippedAndCounted) {
   const std::string bad_path = set.dir + "/p" + std::to_string(bad) + ".png";
   const std::string png = EncodePng(set.images[bad]);
   WriteFile(bad_path, png.substr(0, png.size() / 2));
-  const ParamKwargs keys = {{"batch_size", "6"}, {"input_shape", "3,8,8"}};
+  const ParamKwargs keys = {
+      {"batch_size", "6"},
+      {"input_shape", "3,8,8"},
+      {"decoded_cache_mb", std::to_string(rng.Int(0, 1))}};
   EXPECT_THAT(DataErrorOf([&] { Img(set, keys)->Next(); }),
               HasSubstr(absl::StrFormat("pictures.lst:%d 'p%d.png': corrupt "
                                         "or truncated PNG",
