@@ -158,8 +158,12 @@ class Trainer {
   BatchPart RankPart() const;
   // Rank 0's newest checkpoint of model_dir on every rank.
   std::optional<std::string> SharedNewestCheckpoint() const;
-  // The checkpoint at `path` as rank 0 reads it, on every rank.
+  // The checkpoint at `path` as rank 0 reads it, on every rank; a
+  // CheckpointError naming the tensor when a value in it is not finite.
+  // Every task that uses saved weights reads them here.
   Checkpoint ReadSharedCheckpoint(const std::string& path) const;
+  // ReadSharedCheckpoint without the check.
+  Checkpoint ReadCheckpointOnRanks(const std::string& path) const;
   // Gives every rank rank 0's weights and layer states (batch_norm's
   // moving averages, which each rank keeps from its own rows unless
   // sync_bn: as PyTorch's DDP broadcasts its buffers).

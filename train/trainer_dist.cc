@@ -63,6 +63,19 @@ std::optional<std::string> Trainer::SharedNewestCheckpoint() const {
 }
 
 Checkpoint Trainer::ReadSharedCheckpoint(const std::string& path) const {
+  Checkpoint checkpoint = ReadCheckpointOnRanks(path);
+  // One check for every task that uses saved weights.
+  const std::string bad = FirstNonFiniteTensor(checkpoint);
+  if (!bad.empty()) {
+    throw CheckpointError(absl::StrCat(
+        "'", path, "' holds a NaN or an infinity in ", bad,
+        ": a model that computes nothing (saved from a diverged run?); use "
+        "an earlier checkpoint"));
+  }
+  return checkpoint;
+}
+
+Checkpoint Trainer::ReadCheckpointOnRanks(const std::string& path) const {
   if (ranks_.size() == 1) return ReadCheckpoint(path);
   std::string bytes;
   if (ranks_.rank() == 0 && !ReadCheckpoint(path).SerializeToString(&bytes)) {

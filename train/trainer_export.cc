@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -26,24 +25,6 @@ std::string DimsText(const onnx::ValueInfoProto& value) {
                                        : std::to_string(dim.dim_value()));
   }
   return absl::StrCat(value.name(), " (", absl::StrJoin(dims, ","), ")");
-}
-
-// The name of the first weight or state of `net` holding a NaN or an
-// infinity, "" when none does.
-std::string FirstNonFiniteTensor(Network* net) {
-  auto finite = [](const Tensor<cpu, 1, float>& t) {
-    for (index_t i = 0; i < t.size(0); ++i) {
-      if (!std::isfinite(t[i])) return false;
-    }
-    return true;
-  };
-  for (const auto& weight : net->Weights()) {
-    if (!finite(weight.data)) return weight.name;
-  }
-  for (const auto& state : net->States()) {
-    if (!finite(state.data)) return state.name;
-  }
-  return "";
 }
 
 }  // namespace
@@ -79,12 +60,6 @@ void Trainer::ExportModel() {
   std::string model_path;
   const Checkpoint checkpoint = InferenceCheckpoint(&model_path);
   LoadNetWeights(checkpoint, model_path, export_net_.get());
-  const std::string bad = FirstNonFiniteTensor(export_net_.get());
-  if (!bad.empty()) {
-    throw CheckpointError(
-        absl::StrCat("'", model_path, "' holds a NaN or an infinity in ", bad,
-                     ": a model that computes nothing; not exported"));
-  }
   const std::string& path = checked_.param.onnx_path;
   const onnx::ModelProto model = ExportOnnx(
       export_net_.get(), absl::StrCat("umbra model of ", model_path));

@@ -158,7 +158,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .set_default(true)
         .describe("Report the metrics on the training batches as well.");
     UMBRA_DECLARE_FIELD(model_dir).set_default("models").describe(
-        "Directory of the checkpoints (NNNN.model) and metrics.csv.");
+        "Directory of the checkpoints (NNNN.model) and metrics.csv; one "
+        "training run at a time (a lock file, .umbra-lock).");
     UMBRA_DECLARE_FIELD(save_model)
         .set_default(1)
         .set_lower_bound(0)
@@ -170,7 +171,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .set_default(false)
         .describe(
             "Resume from the newest checkpoint in model_dir, exactly where "
-            "it stopped.");
+            "it stopped; without one, from model_in when given, else start "
+            "at round 0 (refused when model_dir holds metrics.csv rows).");
     UMBRA_DECLARE_FIELD(seed).set_default(0).set_lower_bound(0).describe(
         "Seed of weight initialisation and of the layers' random numbers "
         "(dropout); the data iterators' shuffle also reads it.");

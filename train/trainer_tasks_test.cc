@@ -4,6 +4,9 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -120,6 +123,43 @@ TEST(TrainerTasksTest, PredWritesANewFile) {
       << out;
   const std::string lines = ReadText(output);
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 90);
+}
+
+// A checkpoint with a NaN (and a valid checksum) is refused by every task
+// that would use it, naming the tensor; nothing is written.
+TEST(TrainerTasksTest, EveryTaskRefusesANonFiniteCheckpoint) {
+  const std::string dir = NewTestDir("nan_weights");
+  const std::string output = dir + "/pred.txt";
+  const std::string config = PredConfig(dir, output, dir + "/test.csv");
+  RunTrainer(dir, config, {"num_round=1"});
+  Checkpoint checkpoint = ReadCheckpoint(CheckpointPath(dir + "/models", 1));
+  TensorProto* weight = checkpoint.mutable_weights(1);
+  std::string data = weight->data();
+  const float infinity = std::numeric_limits<float>::infinity();
+  std::memcpy(&data[data.size() - sizeof(float)], &infinity, sizeof(float));
+  weight->set_data(data);
+  const std::string damaged = dir + "/inf.model";
+  WriteCheckpoint(damaged, checkpoint);
+  const std::string model_in = "model_in=" + damaged;
+  for (const std::vector<std::string>& overrides :
+       std::vector<std::vector<std::string>>{
+           {"task=pred", model_in},
+           {"task=extract", model_in, "extract_node_name=h"},
+           {"task=eval", model_in},
+           {"task=finetune", model_in, "model_dir=" + dir + "/tuned"},
+           {"num_round=2", model_in, "model_dir=" + dir + "/again"}}) {
+    try {
+      RunTrainer(dir, config, overrides);
+      ADD_FAILURE() << overrides[0] << ": no error";
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + damaged +
+                                           "' holds a NaN or an infinity in " +
+                                           weight->name()),
+                std::string::npos)
+          << overrides[0] << ": " << e.what();
+    }
+  }
+  EXPECT_FALSE(std::ifstream(output)) << "pred wrote " << output;
 }
 
 }  // namespace

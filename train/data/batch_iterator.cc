@@ -92,11 +92,17 @@ BatchIterator::BatchIterator(std::unique_ptr<Dataset> dataset,
   }
   // Every part would say the same: the first says it.
   if (!param_.silent && part.index == 0) {
+    const Shape<3> in = dataset_->instance_shape();
     std::cerr << absl::StrFormat(
-        "data: %s: %d instances, batch %d,%d,%d,%d%s, shuffle=%d, "
+        "data: %s: %d instances, batch %d,%d,%d,%d%s%s, shuffle=%d, "
         "round_batch=%d\n",
         dataset_->Describe(), dataset_->size(), batch.batch_size, out[0],
         out[1], out[2],
+        in == out || augmenting_ != nullptr
+            ? ""
+            : absl::StrFormat(
+                  " (instances of %d,%d,%d cropped %s)", in[0], in[1], in[2],
+                  augment.rand_crop ? "at random" : "at the centre"),
         part.count == 1 ? ""
                         : absl::StrFormat(" (%d rows on each of %d ranks)",
                                           rows, part.count),

@@ -22,6 +22,7 @@ using data_test::DataErrorOf;
 using data_test::ReadPass;
 using data_test::TestRng;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A data set whose instance i holds values i*100 + j and label i, so every
 // row of a batch tells which instance it is.
@@ -345,6 +346,26 @@ TEST(BatchIteratorTest, AugmentingSourceGetsASeedPerInstanceAndPass) {
     EXPECT_TRUE(data_test::SameBatch(after_skip[b], second[b], &difference))
         << "batch " << b << ": " << difference;
   }
+}
+
+// Instances larger than input_shape are cropped, and the data line says so.
+TEST(BatchIteratorTest, TheDataLineSaysInstancesAreCropped) {
+  for (const bool random : {false, true}) {
+    ::testing::internal::CaptureStderr();
+    MakeIterator(4,
+                 {{"batch_size", "2"},
+                  {"input_shape", "1,3,3"},
+                  {"rand_crop", random ? "1" : "0"}},
+                 Shape3(1, 4, 5));
+    EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+                HasSubstr(std::string("batch 2,1,3,3 (instances of 1,4,5 "
+                                      "cropped ") +
+                          (random ? "at random" : "at the centre") + ")"));
+  }
+  ::testing::internal::CaptureStderr();
+  MakeIterator(4, {{"batch_size", "2"}}, Shape3(1, 4, 5));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              Not(HasSubstr("cropped")));
 }
 
 TEST(BatchIteratorTest, RefusesABatchThePartsDoNotDivide) {

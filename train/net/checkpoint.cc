@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -278,6 +279,26 @@ Checkpoint ReadCheckpoint(const std::string& path) {
     throw CheckpointError(prefix + "the payload does not parse");
   }
   return checkpoint;
+}
+
+std::string FirstNonFiniteTensor(const Checkpoint& checkpoint) {
+  const auto finite = [](const TensorProto& tensor) {
+    const std::string& data = tensor.data();
+    for (std::size_t at = 0; at + sizeof(float) <= data.size();
+         at += sizeof(float)) {
+      float value;
+      std::memcpy(&value, data.data() + at, sizeof(float));
+      if (!std::isfinite(value)) return false;
+    }
+    return true;
+  };
+  for (const auto* tensors : {&checkpoint.weights(), &checkpoint.states(),
+                              &checkpoint.updater().tensors()}) {
+    for (const TensorProto& tensor : *tensors) {
+      if (!finite(tensor)) return tensor.name();
+    }
+  }
+  return "";
 }
 
 void MakeDirectories(const std::string& dir) {

@@ -120,6 +120,11 @@ void WriteCheckpoint(const std::string& path, const Checkpoint& checkpoint);
 // truncated file or a checksum mismatch.
 Checkpoint ReadCheckpoint(const std::string& path);
 
+// The name of the first tensor of `checkpoint` (weights, layer states,
+// updater state, in that order) holding a NaN or an infinity; "" when every
+// value is finite.
+std::string FirstNonFiniteTensor(const Checkpoint& checkpoint);
+
 // Creates `dir` and its missing parents (mkdir -p). Throws CheckpointError.
 void MakeDirectories(const std::string& dir);
 
