@@ -127,6 +127,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
     PrepareExport();
     return;
   }
+  CheckBeforeData();
 
   // The data the task reads, and the chain that sets the net's shape.
   const IteratorChain* shape_chain = nullptr;
@@ -148,12 +149,6 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
       throw GlobalError(config, "task",
                         "task = pred and task = extract need a `pred = "
                         "FILE` block: its data, and the file to write");
-    }
-    try {
-      // Before the data is read: pred and extract never replace a file.
-      NewFile::RefuseExisting(chain->name);
-    } catch (const FileExistsError& e) {
-      throw chain->declaration.Error(e.what());
     }
     pred_data_ = CreateIteratorChain(config, *chain);
     shape_chain = chain;
@@ -203,6 +198,47 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
 }
 
 Trainer::~Trainer() = default;
+
+void Trainer::CheckBeforeData() const {
+  const TrainConfig& config = checked_.config;
+  const TrainerParam& param = checked_.param;
+  std::vector<const IteratorChain*> chains;
+  if (IsTraining(param) && config.TrainIterator() != nullptr) {
+    chains.push_back(config.TrainIterator());
+  }
+  if ((param.task == kTaskPred || param.task == kTaskExtract) &&
+      config.PredIterator() != nullptr) {
+    const IteratorChain* chain = config.PredIterator();
+    try {
+      // pred and extract never replace a file.
+      NewFile::RefuseExisting(chain->name);
+    } catch (const FileExistsError& e) {
+      throw chain->declaration.Error(e.what());
+    }
+    chains.push_back(chain);
+  }
+  if (IsTraining(param) || param.task == kTaskEval) {
+    for (const IteratorChain* chain : config.EvalIterators()) {
+      chains.push_back(chain);
+    }
+  }
+  for (const IteratorChain* chain : chains) CheckIteratorFiles(config, *chain);
+  // With the shapes the config sets, the net and its updater are built
+  // once without data: a bad layer or updater value is found before the
+  // data is read. On the cpu of a single process only: another device's
+  // net, or one rank's share of the batch, would be judged by the wrong
+  // memory.
+  if (ParseDevice(param.dev).kind != DeviceChoice::kCpu || ranks_.size() > 1) {
+    return;
+  }
+  std::vector<Shape<4>> shapes;
+  try {
+    shapes = ConfiguredInputShapes(checked_);
+  } catch (const ConfigError&) {
+    return;  // the data gives the shapes
+  }
+  BuildNet<cpu>(checked_, shapes, IsTraining(param));
+}
 
 void Trainer::Run() {
   switch (checked_.param.task) {

@@ -123,6 +123,11 @@ class Trainer {
   // (pred, eval, train).
   std::vector<Shape<4>> ExportInputShapes() const;
 
+  // Before any data is read: pred's output file does not exist yet, every
+  // file the task's data blocks read opens (CheckIteratorFiles), and, when
+  // the config sets the input shapes and the net is for one process's cpu,
+  // the net and its updater build.
+  void CheckBeforeData() const;
   // Loads weights (and for a resume everything else) before training;
   // returns the first round to train. continue = 1 resumes from model_dir's
   // newest checkpoint, else from model_in when given, else starts at round

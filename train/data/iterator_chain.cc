@@ -1,11 +1,17 @@
 #include "train/data/iterator_chain.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "param/param.h"
@@ -36,7 +42,54 @@ void CheckOwnKeys(const IteratorStage& stage,
   }
 }
 
+// The settings of stage `index` of `chain` that its type takes: its own
+// and the block's and the config's inherited ones.
+std::vector<ConfigEntry> StageSettings(const TrainConfig& config,
+                                       const IteratorChain& chain,
+                                       std::size_t index,
+                                       const KeySchema& schema,
+                                       const std::vector<std::string>& keys) {
+  std::vector<ConfigEntry> settings;
+  for (const ConfigEntry& entry :
+       IteratorSettings(config, chain, index, schema)) {
+    if (Contains(keys, entry.key)) settings.push_back(entry);
+  }
+  return settings;
+}
+
 }  // namespace
+
+void CheckIteratorFiles(const TrainConfig& config, const IteratorChain& chain) {
+  const IteratorStage& stage = chain.stages.front();
+  const IteratorTypeInfo* info = IteratorRegistry::Find(stage.type);
+  if (info == nullptr || !info->input_files) return;
+  KeySchema schema;
+  AddIteratorSchema(&schema);
+  const std::vector<ConfigEntry> settings =
+      StageSettings(config, chain, 0, schema, IteratorTypeKeys(stage.type));
+  std::vector<std::pair<std::string, std::string>> files;
+  try {
+    files = info->input_files(ToParamKwargs(settings));
+  } catch (const ParamError&) {
+    return;  // CreateIteratorChain says what is wrong with the value
+  }
+  for (const auto& [key, path] : files) {
+    // O_NONBLOCK: a FIFO without a writer opens rather than waits.
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+      close(fd);
+      continue;
+    }
+    const std::string detail = absl::StrCat(
+        "in ", chain.Describe(), ", iterator ", stage.type, ": key '", key,
+        "': cannot open '", path, "': ", std::strerror(errno));
+    // The line that set it: the last entry with that value.
+    for (auto entry = settings.rbegin(); entry != settings.rend(); ++entry) {
+      if (absl::StrContains(entry->value, path)) throw entry->Error(detail);
+    }
+    throw stage.declaration.Error(detail);
+  }
+}
 
 void AddIteratorSchema(KeySchema* schema) {
   for (const std::string& type : IteratorRegistry::List()) {
@@ -79,11 +132,8 @@ std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
                        known_so_far.end());
     CheckOwnKeys(stage, known_so_far, section);
 
-    std::vector<ConfigEntry> settings;
-    for (const ConfigEntry& entry :
-         IteratorSettings(config, chain, i, schema)) {
-      if (Contains(keys, entry.key)) settings.push_back(entry);
-    }
+    const std::vector<ConfigEntry> settings =
+        StageSettings(config, chain, i, schema, keys);
     try {
       iterator = CreateIterator(stage.type, ToParamKwargs(settings),
                                 std::move(iterator), part);

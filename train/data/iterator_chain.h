@@ -43,6 +43,13 @@ void AddIteratorSchema(KeySchema* schema);
 // The iterator of `chain` (one of config.iterators), giving `part` of every
 // batch (BatchPart: a rank's rows when batches are split over ranks).
 // Throws ConfigError.
+// Checks that every file the source of `chain` will read (its type's
+// input_files) can be opened, before any data is read: a ConfigError at the
+// line of the key that names it, with the system's reason ("No such file
+// or directory", "Permission denied"). Everything else about the chain is
+// left to CreateIteratorChain.
+void CheckIteratorFiles(const TrainConfig& config, const IteratorChain& chain);
+
 std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
                                                   const IteratorChain& chain,
                                                   BatchPart part = {});

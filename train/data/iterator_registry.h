@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -54,6 +55,11 @@ using DatasetFactory = std::function<std::unique_ptr<Dataset>(
 // Wraps `base` with the stage's key/value pairs.
 using WrapperFactory = std::function<std::unique_ptr<DataIterator>(
     std::unique_ptr<DataIterator> base, const ParamKwargs& kwargs)>;
+// The files a source stage will read, as (key, path) pairs, from its
+// key/value pairs. Throws ParamError for a bad value.
+using InputFiles =
+    std::function<std::vector<std::pair<std::string, std::string>>(
+        const ParamKwargs& kwargs)>;
 
 // An iterator type's entry in the registry.
 struct IteratorTypeInfo {
@@ -73,6 +79,9 @@ struct IteratorTypeInfo {
   // Exactly one is set, as `kind` says.
   DatasetFactory make_dataset;
   WrapperFactory wrap;
+  // A source's input files, which the trainer checks open before it reads
+  // any data (CheckIteratorFiles); unset when there is none to check.
+  InputFiles input_files;
 
   // What is wrong with the entry ("" when nothing): a source needs
   // make_dataset, a wrapper wrap, not both.

@@ -1,7 +1,9 @@
 // The built-in iterator types and their parameter structs. Linked with
 // alwayslink = 1 so that every program that uses the data library knows them.
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "param/param.h"
 #include "train/data/binary_format.h"
@@ -47,6 +49,27 @@ std::unique_ptr<Dataset> MakeBinaryDataset(
                         [&] { return OpenBinaryDataset(param.path_data); });
 }
 
+std::vector<std::pair<std::string, std::string>> MnistFiles(
+    const ParamKwargs& kwargs) {
+  MnistIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return {{"path_img", param.path_img}, {"path_label", param.path_label}};
+}
+
+std::vector<std::pair<std::string, std::string>> CsvFiles(
+    const ParamKwargs& kwargs) {
+  CsvIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return {{"filename", param.filename}};
+}
+
+std::vector<std::pair<std::string, std::string>> BinaryFiles(
+    const ParamKwargs& kwargs) {
+  BinaryIteratorParam param;
+  param.InitAllowUnknown(kwargs);
+  return {{"path_data", param.path_data}};
+}
+
 std::unique_ptr<DataIterator> WrapThreadBuffer(
     std::unique_ptr<DataIterator> base, const ParamKwargs& kwargs) {
   ThreadBufferParam param;
@@ -60,21 +83,24 @@ std::unique_ptr<DataIterator> WrapThreadBuffer(
      {"MnistIteratorParam"},
      "MNIST-style IDX image and label files, plain or gzip; pixels / 256.",
      &MakeMnistDataset,
-     nullptr});
+     nullptr,
+     &MnistFiles});
 [[maybe_unused]] const bool kCsvRegistered = RegisterIteratorType(
     {"csv",
      IteratorKind::kSource,
      {"CsvIteratorParam"},
      "A CSV file, one instance per row: labels first, then data.",
      &MakeCsvDataset,
-     nullptr});
+     nullptr,
+     &CsvFiles});
 [[maybe_unused]] const bool kBinaryRegistered = RegisterIteratorType(
     {"binary",
      IteratorKind::kSource,
      {"BinaryIteratorParam"},
      "umbra's binary tensor format, read with random access.",
      &MakeBinaryDataset,
-     nullptr});
+     nullptr,
+     &BinaryFiles});
 [[maybe_unused]] const bool kThreadBufferRegistered = RegisterIteratorType(
     {"threadbuffer",
      IteratorKind::kWrapper,

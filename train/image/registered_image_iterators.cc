@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_split.h"
@@ -33,6 +34,11 @@ Param ParamOf(const ParamKwargs& kwargs) {
   Param param;
   param.InitAllowUnknown(kwargs);
   return param;
+}
+
+// path_data's comma-separated files.
+std::vector<std::string> CifarPaths(const CifarIteratorParam& param) {
+  return absl::StrSplit(param.path_data, ',', absl::SkipWhitespace());
 }
 
 std::unique_ptr<Dataset> MakeImageDataset(
@@ -79,11 +85,34 @@ std::unique_ptr<Dataset> MakeCifarDataset(const ParamKwargs& kwargs,
                                           const BatchIteratorParam& batch,
                                           const AugmentIteratorParam& augment) {
   const auto param = ParamOf<CifarIteratorParam>(kwargs);
-  const std::vector<std::string> paths =
-      absl::StrSplit(param.path_data, ',', absl::SkipWhitespace());
   return WithKeyContext("cifar", "path_data", [&] {
-    return LoadCifar(paths, static_cast<CifarFormat>(param.cifar_format));
+    return LoadCifar(CifarPaths(param),
+                     static_cast<CifarFormat>(param.cifar_format));
   });
+}
+
+using FileList = std::vector<std::pair<std::string, std::string>>;
+
+FileList ImgFiles(const ParamKwargs& kwargs) {
+  return {{"image_list", ParamOf<ImgIteratorParam>(kwargs).image_list}};
+}
+
+FileList ImgRecFiles(const ParamKwargs& kwargs) {
+  const auto param = ParamOf<ImgRecIteratorParam>(kwargs);
+  FileList files = {{"image_rec", param.image_rec}};
+  if (!param.image_rec_index.empty()) {
+    files.push_back({"image_rec_index", param.image_rec_index});
+  }
+  return files;
+}
+
+FileList CifarFiles(const ParamKwargs& kwargs) {
+  FileList files;
+  for (const std::string& path :
+       CifarPaths(ParamOf<CifarIteratorParam>(kwargs))) {
+    files.push_back({"path_data", path});
+  }
+  return files;
 }
 
 [[maybe_unused]] const bool kImgRegistered = RegisterIteratorType(
@@ -93,7 +122,8 @@ std::unique_ptr<Dataset> MakeCifarDataset(const ParamKwargs& kwargs,
      "JPEG and PNG files named by a .lst list, decoded and augmented on "
      "decode_threads threads.",
      &MakeImgDataset,
-     nullptr});
+     nullptr,
+     &ImgFiles});
 [[maybe_unused]] const bool kImgRecRegistered = RegisterIteratorType(
     {"imgrec",
      IteratorKind::kSource,
@@ -101,14 +131,16 @@ std::unique_ptr<Dataset> MakeCifarDataset(const ParamKwargs& kwargs,
      "A RecordIO pack of MXNet image records (.rec, with its .idx), decoded "
      "and augmented on decode_threads threads.",
      &MakeImgRecDataset,
-     nullptr});
+     nullptr,
+     &ImgRecFiles});
 [[maybe_unused]] const bool kCifarRegistered = RegisterIteratorType(
     {"cifar",
      IteratorKind::kSource,
      {"CifarIteratorParam"},
      "CIFAR-10/100 binary files; pixels 0..255 (scale with divideby).",
      &MakeCifarDataset,
-     nullptr});
+     nullptr,
+     &CifarFiles});
 
 }  // namespace
 }  // namespace train
