@@ -5,6 +5,8 @@
 
 #include "layers/layer_error.h"
 #include "layers/weight_param.h"
+#include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace layers {
@@ -105,8 +107,8 @@ std::string LayerKeyError(const LayerTypeInfo& info, const std::string& key) {
       if (manager->Find(key) != nullptr) return "";
     }
     const std::vector<std::string> keys = PlainKeys(info);
-    return "unknown key '" + key + "'" + Suggest(key, keys) + " Valid keys: " +
-           (keys.empty() ? std::string("none") : JoinNames(keys));
+    return "unknown key " + QuoteShort(key) + Suggest(key, keys) + " " +
+           param::NameList(key, keys, "Valid keys");
   }
   const std::string tag = key.substr(0, colon);
   const std::string sub = key.substr(colon + 1);
@@ -122,8 +124,9 @@ std::string LayerKeyError(const LayerTypeInfo& info, const std::string& key) {
   const param::ParamManager* weight = WeightParam::Manager();
   if (weight->Find(sub) != nullptr) return "";
   const std::vector<std::string> keys = weight->ValidKeys();
-  return "key '" + key + "': '" + sub + "' is not a weight setting" +
-         Suggest(sub, keys) + " Weight settings: " + JoinNames(keys);
+  return "key " + QuoteShort(key) + ": " + QuoteShort(sub) +
+         " is not a weight setting" + Suggest(sub, keys) + " " +
+         param::NameList(sub, keys, "Weight settings");
 }
 
 }  // namespace layers

@@ -116,18 +116,25 @@ std::optional<std::string> ClosestMatch(
 std::string UnknownNameSuggestion(absl::string_view word,
                                   const std::vector<std::string>& known,
                                   absl::string_view label) {
+  const std::optional<std::string> closest = ClosestMatch(word, known);
+  return absl::StrCat(closest
+                          ? absl::StrCat("; did you mean '", *closest, "'? ")
+                          : std::string(". "),
+                      NameList(word, known, label));
+}
+
+std::string NameList(absl::string_view word,
+                     const std::vector<std::string>& known,
+                     absl::string_view label) {
   const std::vector<std::string> close =
       ClosestMatches(word, known, kMaxListedNames);
-  std::string text =
-      close.empty() ? std::string(". ")
-                    : absl::StrCat("; did you mean '", close.front(), "'? ");
+  std::string text;
   if (known.size() <= kMaxListedNames) {
     absl::StrAppend(&text, label, ": ",
                     known.empty() ? "(none)" : absl::StrJoin(known, ", "));
   } else if (close.size() <= 1) {
-    // Only the count: the one close name is already in "did you mean".
-    absl::StrAppend(&text, label, ": ", known.size(), " in all",
-                    close.empty() ? ", none close" : "", "; see ",
+    // Only the count: a close name is already in the caller's hint.
+    absl::StrAppend(&text, label, ": ", known.size(), " in all; see ",
                     kConfigReference);
   } else {
     absl::StrAppend(&text, label, " (", close.size(), " closest of ",

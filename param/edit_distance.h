@@ -79,11 +79,18 @@ std::vector<std::string> ClosestMatches(
 //    num_hidden; see tools/config_reference.md"
 //   "; did you mean 'nhidden'? Valid keys: 12 in all; see
 //    tools/config_reference.md"
-//   ". Valid keys: 12 in all, none close; see tools/config_reference.md"
+//   ". Valid keys: 12 in all; see tools/config_reference.md"
 // Costs what ClosestMatches costs; `word` is not in the text.
 std::string UnknownNameSuggestion(absl::string_view word,
                                   const std::vector<std::string>& known,
                                   absl::string_view label);
+
+// The names part of UnknownNameSuggestion alone ("Valid keys: a, b",
+// "Valid keys (2 closest of 12): ...; see tools/config_reference.md", ...),
+// for a message that makes its own hint.
+std::string NameList(absl::string_view word,
+                     const std::vector<std::string>& known,
+                     absl::string_view label);
 
 }  // namespace param
 }  // namespace umbra

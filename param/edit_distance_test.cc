@@ -199,11 +199,11 @@ TEST(EditDistanceTest, SuggestionListsAtMostFiveOfMany) {
             "; did you mean 'momentum'? Valid keys: 12 in all; see "
             "tools/config_reference.md");
   EXPECT_EQ(UnknownNameSuggestion("colour", keys, "Valid keys"),
-            ". Valid keys: 12 in all, none close; see "
+            ". Valid keys: 12 in all; see "
             "tools/config_reference.md");
   EXPECT_EQ(
       UnknownNameSuggestion(std::string(10'000'000, 'x'), keys, "Valid keys"),
-      ". Valid keys: 12 in all, none close; see "
+      ". Valid keys: 12 in all; see "
       "tools/config_reference.md");
 }
 

@@ -218,7 +218,7 @@ TEST(ParameterTest, HugeKeysAndValuesGiveShortMessages) {
   EXPECT_LT(unknown.size(), 500u);
   EXPECT_EQ(unknown, "FullcParam: unknown key '" + std::string(80, 'x') +
                          "'... (10000000 bytes in all). Valid keys: 10 in "
-                         "all, none close; see tools/config_reference.md");
+                         "all; see tools/config_reference.md");
   // A typo of a key, padded to 10 MB, is not compared with the keys at all.
   EXPECT_LT(InitError("nhidde" + huge, "1").size(), 500u);
   EXPECT_LT(InitError("nhidden", huge).size(), 500u);
@@ -340,8 +340,8 @@ TEST(ParameterTest, UnknownKeySuggestsTheClosestAndListsValidKeys) {
             "Valid keys (2 closest of 10): nhidden, num_hidden; see "
             "tools/config_reference.md");
   EXPECT_EQ(InitError("color", "red"),
-            "FullcParam: unknown key 'color'. Valid keys: 10 in all, none "
-            "close; see tools/config_reference.md");
+            "FullcParam: unknown key 'color'. Valid keys: 10 in all; see "
+            "tools/config_reference.md");
   try {
     FullcParam param;
     param.Init({{"nhidden", "1"}, {"colour", "red"}});

@@ -125,7 +125,7 @@ TEST(TypeRegistryTest, ManyNamesAreNotAllListed) {
             "tools/config_reference.md");
   EXPECT_EQ(
       UnknownNameMessage("layer type", "types", "//layers", "lstm", layers),
-      "unknown layer type 'lstm'. Known types: 10 in all, none close; "
+      "unknown layer type 'lstm'. Known types: 10 in all; "
       "see tools/config_reference.md");
 }
 

@@ -16,6 +16,7 @@
 #include "param/edit_distance.h"
 #include "param/field_info.h"
 #include "param/param_error.h"
+#include "param/quote.h"
 #include "param/registry.h"
 
 namespace umbra {
@@ -136,8 +137,8 @@ std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
     }
   }
   throw entry.Error(absl::StrCat("unknown key '", KeyForMessage(entry.key),
-                                 "' in ", section, OrPeriod(hint),
-                                 " Valid keys: ", ListOf(valid)));
+                                 "' in ", section, OrPeriod(hint), " ",
+                                 param::NameList(key, valid, "Valid keys")));
 }
 
 // Checks a layer's type; returns its keys.
@@ -147,9 +148,9 @@ std::vector<std::string> CheckLayerType(const LayerDeclaration& layer,
   if (!keys) {
     const std::vector<std::string> types = schema.LayerTypes();
     throw layer.declaration.Error(absl::StrCat(
-        "'", layer.declaration.ToString(), "': unknown layer type '",
-        layer.type, "'", OrPeriod(DidYouMean(layer.type, types)),
-        " Known types: ", ListOf(types)));
+        QuoteShort(layer.declaration.ToString()), ": unknown layer type ",
+        QuoteShort(layer.type), OrPeriod(DidYouMean(layer.type, types)), " ",
+        param::NameList(layer.type, types, "Known types")));
   }
   return Sorted(std::move(*keys));
 }
@@ -160,10 +161,10 @@ std::vector<std::string> CheckIteratorType(const IteratorStage& stage,
       schema.IteratorKeys(stage.type);
   if (!keys) {
     const std::vector<std::string> types = schema.IteratorTypes();
-    throw stage.declaration.Error(
-        absl::StrCat("key 'iter': unknown iterator type '", stage.type, "'",
-                     OrPeriod(DidYouMean(stage.type, types)),
-                     " Known types: ", ListOf(types)));
+    throw stage.declaration.Error(absl::StrCat(
+        "key 'iter': unknown iterator type ", QuoteShort(stage.type),
+        OrPeriod(DidYouMean(stage.type, types)), " ",
+        param::NameList(stage.type, types, "Known types")));
   }
   return Sorted(std::move(*keys));
 }
@@ -390,7 +391,7 @@ void ValidateTrainConfig(const TrainConfig& config,
           match ? absl::StrCat("; did you mean '", *match,
                                entry.key.substr(name.size()), "'?")
                 : std::string("."),
-          " Keys with an index: ", ListOf(indexed_valid)));
+          " ", param::NameList(name, indexed_valid, "Keys with an index")));
     }
     const auto [tag, key] = SplitWeightTag(entry.key, tags);
     const std::vector<std::string>& valid =

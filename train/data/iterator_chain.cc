@@ -14,7 +14,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "param/edit_distance.h"
 #include "param/param.h"
+#include "param/quote.h"
 #include "train/config/config.h"
 #include "train/data/data_error.h"
 #include "train/data/iterator_registry.h"
@@ -36,9 +38,9 @@ void CheckOwnKeys(const IteratorStage& stage,
     const std::optional<std::string> match =
         param::ClosestMatch(entry.key, known);
     throw entry.Error(absl::StrCat(
-        "unknown key '", entry.key, "' in ", section,
-        match ? absl::StrCat("; did you mean '", *match, "'?") : ".",
-        " Valid keys: ", absl::StrJoin(known, ", ")));
+        "unknown key ", QuoteShort(entry.key), " in ", section,
+        match ? absl::StrCat("; did you mean '", *match, "'?") : ".", " ",
+        param::NameList(entry.key, known, "Valid keys")));
   }
 }
 

@@ -10,7 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "param/edit_distance.h"
 #include "param/param.h"
+#include "param/quote.h"
 #include "train/config/config_schema.h"
 #include "train/data/batch_iterator.h"
 #include "train/data/data_error.h"
@@ -52,10 +54,11 @@ std::unique_ptr<DataIterator> CreateIterator(absl::string_view type,
   for (const auto& [key, value] : kwargs) {
     if (!std::binary_search(keys.begin(), keys.end(), key)) {
       const std::string hint = DidYouMean(key, keys);
-      throw DataError(absl::StrCat("iterator ", info.type, ": unknown key '",
-                                   key, "'", hint.empty() ? "." : hint,
-                                   " Valid keys: ", absl::StrJoin(keys, ", ")),
-                      key);
+      throw DataError(
+          absl::StrCat("iterator ", info.type, ": unknown key ",
+                       QuoteShort(key), hint.empty() ? "." : hint, " ",
+                       param::NameList(key, keys, "Valid keys")),
+          key);
     }
   }
   if (info.kind == IteratorKind::kWrapper) {

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace optim {
@@ -28,10 +29,11 @@ std::string Suggestion(absl::string_view word,
 
 OptimError UnknownKeyError(absl::string_view subject, absl::string_view key,
                            const std::vector<std::string>& valid_keys) {
-  return OptimError(absl::StrCat(subject, ": unknown key '", key, "'",
-                                 Suggestion(key, valid_keys), " Valid keys: ",
-                                 absl::StrJoin(valid_keys, ", ")),
-                    std::string(key));
+  return OptimError(
+      absl::StrCat(subject, ": unknown key ", QuoteShort(key),
+                   Suggestion(key, valid_keys), " ",
+                   param::NameList(key, valid_keys, "Valid keys")),
+      std::string(key));
 }
 
 OptimError UnknownNameError(absl::string_view kind, absl::string_view name,

@@ -124,7 +124,7 @@ TEST(Schedule, BadKeysAndValuesNameTheKey) {
     LearningRateSchedule(ParamKwargs{{"lr:stpe", "10"}});
   });
   EXPECT_EQ(message.rfind("schedule: unknown key 'lr:stpe'; did you mean "
-                          "'lr:step'? Valid keys: lr:alpha, ",
+                          "'lr:step'? Valid keys: 10 in all; see ",
                           0),
             0u)
       << message;
