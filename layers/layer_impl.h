@@ -61,7 +61,11 @@ std::vector<Shape<4>> Layer<xpu, DType>::InferShapes(
   for (size_t i = 0; i < in_shapes.size(); ++i) {
     const std::string problem = TensorSizeProblem(in_shapes[i]);
     if (problem.empty()) continue;
-    if (in_shapes[i].Size() == 0) FailShapes(in_shapes, "non-empty inputs");
+    // Not Size(): the element count of a bad shape may not fit index_t.
+    const Shape<4>& shape = in_shapes[i];
+    if (std::count(shape.shape_, shape.shape_ + 4, 0) > 0) {
+      FailShapes(in_shapes, "non-empty inputs");
+    }
     std::ostringstream os;
     os << "inputs of positive dimensions and at most 2^40 elements; input " << i
        << " " << in_shapes[i] << ": " << problem;
