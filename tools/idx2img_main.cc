@@ -4,7 +4,6 @@
 // trained from all three.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -62,11 +61,7 @@ int Convert(const CommandLine& cli) {
     const std::vector<float> label = {
         static_cast<float>(static_cast<unsigned char>(labels.elements[i]))};
     const std::string name = absl::StrFormat("%05d.%s", i, extension);
-    std::ofstream file(folder + "/" + name, std::ios::binary);
-    if (!(file << encoded) || !file.flush()) {
-      throw train::DataError(
-          absl::StrFormat("cannot write '%s/%s'", folder, name));
-    }
+    train::WriteFileBytes(folder + "/" + name, encoded);
     entries.push_back({i, label, name});
     pack.Add(i, label, encoded);
   }

@@ -14,15 +14,14 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "param/quote.h"
 #include "tools/cli.h"
 #include "tools/image_pack.h"
 #include "train/data/data_error.h"
 #include "train/image/image.h"
 #include "train/image/image_codec.h"
 #include "train/image/image_list.h"
-#include "train/image/image_resize.h"
 #include "train/image/image_sources.h"
+#include "train/image/picture_decoder.h"
 #include "train/image/worker_pool.h"
 
 namespace umbra {
@@ -39,17 +38,17 @@ struct PackSettings {
 
 // What one thread owns.
 struct Scratch {
-  train::ImageDecoder decoder;
-  train::Image decoded;
-  train::Image resized;
   std::string bytes;
+  std::vector<float> labels;
+  train::PictureDecoder decoder;
 };
 
-// The record bytes of one list entry: the file as it is, or decoded,
+// The record bytes of list entry `index`: the file as it is, or decoded,
 // resized and encoded again.
-void PrepareImage(const PackSettings& settings, const std::string& path,
+void PrepareImage(const PackSettings& settings,
+                  const train::ImageListSource& list, index_t index,
                   Scratch* scratch, std::string* record_image) {
-  train::ReadFileInto(path, &scratch->bytes);
+  list.Read(index, &scratch->bytes, scratch->labels.data());
   if (settings.pass_through) {
     if (train::DetectImageFormat(scratch->bytes) ==
         train::ImageFormat::kUnknown) {
@@ -58,20 +57,10 @@ void PrepareImage(const PackSettings& settings, const std::string& path,
     *record_image = scratch->bytes;
     return;
   }
-  scratch->decoder.Decode(scratch->bytes, settings.channels, settings.resize,
-                          settings.resize, &scratch->decoded);
-  const train::Image* image = &scratch->decoded;
-  if (settings.resize > 0) {
-    const train::ResizedSize size =
-        train::ShorterSideTo(image->height, image->width, settings.resize);
-    train::ResizeImage(*image, size.height, size.width, &scratch->resized);
-    image = &scratch->resized;
-  }
-  *record_image = EncodeImage(*image, settings.encoding);
-}
-
-std::string JoinRoot(const std::string& root, const std::string& path) {
-  return (std::filesystem::path(root) / path).string();
+  *record_image =
+      EncodeImage(scratch->decoder.Decode(scratch->bytes, settings.channels,
+                                          settings.resize),
+                  settings.encoding);
 }
 
 // "\rim2rec: 1200/5000 images (24%), 830 images/s" on a terminal.
@@ -98,14 +87,16 @@ int Pack(const CommandLine& cli) {
   }
   const int threads = cli.GetInt(
       "threads", std::max(1u, std::thread::hardware_concurrency()), 1);
-  const std::vector<train::ImageListEntry> entries =
-      train::ParseImageList(args[0], cli.GetInt("label_width", 1, 1));
+  const train::ImageListSource list(args[0], args[1],
+                                    cli.GetInt("label_width", 1, 1));
+  const std::vector<train::ImageListEntry>& entries = list.entries();
   ImagePackWriter pack(args[2]);
 
   train::WorkerPool pool(threads);
   std::vector<std::unique_ptr<Scratch>> scratch;
   for (int i = 0; i < pool.size(); ++i) {
     scratch.push_back(std::make_unique<Scratch>());
+    scratch.back()->labels.resize(list.label_width());
   }
   const std::size_t chunk = 64 * pool.size();
   std::vector<std::string> images(chunk), problems(chunk);
@@ -114,14 +105,13 @@ int Pack(const CommandLine& cli) {
   for (std::size_t first = 0; first < entries.size(); first += chunk) {
     const std::size_t count = std::min(chunk, entries.size() - first);
     pool.Run(static_cast<int>(count), [&](int task, int worker) {
-      const train::ImageListEntry& entry = entries[first + task];
+      const index_t index = first + task;
       problems[task].clear();
       try {
-        PrepareImage(settings, JoinRoot(args[1], entry.path),
-                     scratch[worker].get(), &images[task]);
+        PrepareImage(settings, list, index, scratch[worker].get(),
+                     &images[task]);
       } catch (const train::DataError& e) {
-        problems[task] = absl::StrFormat("%s:%d %s: %s", args[0], entry.line,
-                                         QuoteShort(entry.path), e.what());
+        problems[task] = list.Where(index) + ": " + e.what();
         if (!settings.skip_bad) {
           throw train::DataError(problems[task] +
                                  " (--skip_bad skips bad images)");

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -16,6 +18,7 @@
 #include "train/data/data_error.h"
 #include "train/image/image_codec.h"
 #include "train/image/recordio.h"
+#include "train/net/checkpoint.h"
 
 namespace umbra {
 namespace tools {
@@ -67,15 +70,26 @@ void ImagePackWriter::Add(std::uint64_t id, const std::vector<float>& labels,
       {id, writer_->WriteRecord(train::PackImageRecord(labels, id, encoded))});
 }
 
+namespace {
+
+// Moves the temporary file `from` to `to` only where nothing is: a file that
+// appeared at `to` meanwhile is kept and the move refused.
+void MoveIntoPlace(const std::string& from, const std::string& to) {
+  const int error = train::RenameNoReplace(from, to);
+  if (error == EEXIST) RefuseExisting(to);
+  if (error != 0) {
+    throw train::DataError(absl::StrFormat("cannot move '%s' to '%s': %s", from,
+                                           to, std::strerror(error)));
+  }
+}
+
+}  // namespace
+
 void ImagePackWriter::Finish() {
   writer_->Close();
   train::WriteRecordIndex(temporary_index_, index_);
-  // Each exists check and rename is a moment apart, but only another
-  // writer of the same name at the same moment could slip in between.
-  RefuseExisting(pack_path_);
-  RefuseExisting(index_path_);
-  std::filesystem::rename(temporary_pack_, pack_path_);
-  std::filesystem::rename(temporary_index_, index_path_);
+  MoveIntoPlace(temporary_pack_, pack_path_);
+  MoveIntoPlace(temporary_index_, index_path_);
   finished_ = true;
 }
 

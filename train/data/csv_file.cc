@@ -29,9 +29,9 @@ constexpr std::size_t kMaxCsvLineBytes = std::size_t{64} << 20;
   throw DataError(absl::StrCat(path, ":", line, ": ", detail));
 }
 
-// Parses a whole field as a finite decimal float (not hex, whatever the
-// locale).
-bool ParseNumber(absl::string_view field, float* value) {
+}  // namespace
+
+bool ParseFiniteFloat(absl::string_view field, float* value) {
   // Debian's Abseil still reads "0x10" as hex in general format.
   if (field.find_first_of("xX") != absl::string_view::npos) return false;
   float parsed = 0.0f;
@@ -44,8 +44,6 @@ bool ParseNumber(absl::string_view field, float* value) {
   *value = parsed;
   return true;
 }
-
-}  // namespace
 
 std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
                                        index_t label_width,
@@ -96,7 +94,7 @@ std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
     for (index_t i = 0; i < count; ++i) {
       const absl::string_view field = absl::StripAsciiWhitespace(fields[i]);
       float value = 0;
-      if (!ParseNumber(field, &value)) {
+      if (!ParseFiniteFloat(field, &value)) {
         ThrowRowError(
             path, line_number,
             absl::StrCat("column ", i + 1, ": expected a finite number, got ",

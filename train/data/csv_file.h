@@ -24,10 +24,16 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "train/data/dataset.h"
 
 namespace umbra {
 namespace train {
+
+// Parses the whole of `field` as a finite decimal float (no hex, no
+// surrounding text, whatever the locale) into *value; false otherwise. CSV
+// values and list labels are read with it.
+bool ParseFiniteFloat(absl::string_view field, float* value);
 
 std::unique_ptr<MemoryDataset> LoadCsv(const std::string& path, bool has_header,
                                        index_t label_width,

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <string>
 
@@ -121,6 +122,20 @@ void ForEachFileLine(
     pending.append(rest.data(), rest.size());
   }
   if (!pending.empty()) visit(++line_number, pending);
+}
+
+void WriteFileBytes(const std::string& path, absl::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    throw DataError(
+        absl::StrCat("cannot create '", path, "': ", std::strerror(errno)));
+  }
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) {
+    throw DataError(
+        absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
+  }
 }
 
 }  // namespace train

@@ -1,8 +1,8 @@
-// File reading for the data sources: a plain or gzip-compressed file (told
-// apart by its content, not its name), read whole up to a limit, read as a
-// prefix (a header), or streamed line by line. No read is unbounded: an
-// endless stream (/dev/zero) or a file far larger than it claims stops at
-// the limit with an error that names the file.
+// File reading (and writing) for the data sources and their tools: a plain or
+// gzip-compressed file (told apart by its content, not its name), read whole up
+// to a limit, read as a prefix (a header), or streamed line by line. No read is
+// unbounded: an endless stream (/dev/zero) or a file far larger than it claims
+// stops at the limit with an error that names the file.
 //
 // Example:
 //
@@ -51,6 +51,10 @@ std::string ReadFilePrefix(const std::string& path, std::uint64_t count);
 void ForEachFileLine(
     const std::string& path, std::size_t max_line_bytes,
     const std::function<void(int line_number, absl::string_view line)>& visit);
+
+// Writes `bytes` to the file at `path`, created or truncated. Throws
+// DataError "cannot create 'path': ..." or "cannot write 'path': ...".
+void WriteFileBytes(const std::string& path, absl::string_view bytes);
 
 // Runs `read` and prefixes the message of any DataError it throws with
 // "<what>: key '<key>': ", keeping `key` in the rethrown error.

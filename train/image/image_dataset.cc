@@ -20,7 +20,6 @@
 #include "train/data/binary_format.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
-#include "train/image/image_resize.h"
 
 namespace umbra {
 namespace train {
@@ -98,13 +97,7 @@ const Image& ImageDataset::Picture(Decoding& decoding, index_t at,
     return decoded_[at];
   }
   source_->Read(at, &decoding.bytes, labels);
-  decoding.decoder.Decode(decoding.bytes, shape_[0], resize_, resize_,
-                          &decoding.image);
-  if (resize_ == 0) return decoding.image;
-  const ResizedSize size =
-      ShorterSideTo(decoding.image.height, decoding.image.width, resize_);
-  ResizeImage(decoding.image, size.height, size.width, &decoding.resized);
-  return decoding.resized;
+  return decoding.decoder.Decode(decoding.bytes, shape_[0], resize_);
 }
 
 void ImageDataset::DecodeAllIfTheyFit(std::uint64_t budget_bytes) {

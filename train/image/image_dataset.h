@@ -40,9 +40,9 @@
 #include "train/data/instance_transform.h"
 #include "train/image/image.h"
 #include "train/image/image_augmenter.h"
-#include "train/image/image_codec.h"
 #include "train/image/image_iterators.h"
 #include "train/image/image_sources.h"
+#include "train/image/picture_decoder.h"
 #include "train/image/worker_pool.h"
 
 namespace umbra {
@@ -75,10 +75,8 @@ class ImageDataset : public AugmentingDataset {
  private:
   // The buffers of reading and decoding one picture.
   struct Decoding {
-    ImageDecoder decoder;
-    Image image;
-    Image resized;
     std::string bytes;
+    PictureDecoder decoder;
   };
   // What one decode thread owns.
   struct Worker {

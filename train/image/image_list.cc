@@ -1,22 +1,19 @@
 #include "train/image/image_list.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/charconv.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "param/quote.h"
+#include "train/data/csv_file.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
 
@@ -35,22 +32,6 @@ bool ParseIndex(absl::string_view field, std::uint64_t* value) {
   const std::from_chars_result result =
       std::from_chars(field.data(), end, *value);
   return !field.empty() && result.ec == std::errc() && result.ptr == end;
-}
-
-// Parses a whole field as a finite decimal float (not hex, whatever the
-// locale).
-bool ParseLabel(absl::string_view field, float* value) {
-  // Debian's Abseil still reads "0x10" as hex in general format.
-  if (field.find_first_of("xX") != absl::string_view::npos) return false;
-  float parsed = 0.0f;
-  const absl::from_chars_result result =
-      absl::from_chars(field.data(), field.data() + field.size(), parsed);
-  if (field.empty() || result.ec != std::errc() ||
-      result.ptr != field.data() + field.size() || !std::isfinite(parsed)) {
-    return false;
-  }
-  *value = parsed;
-  return true;
 }
 
 std::string Plural(int count, absl::string_view noun) {
@@ -122,7 +103,7 @@ std::vector<ImageListEntry> ParseImageListText(absl::string_view text,
     entry.labels.resize(label_width);
     for (int i = 0; i < label_width; ++i) {
       const absl::string_view label = absl::StripAsciiWhitespace(fields[1 + i]);
-      if (!ParseLabel(label, &entry.labels[i])) {
+      if (!ParseFiniteFloat(label, &entry.labels[i])) {
         ThrowLineError(path, line_number,
                        absl::StrCat("field ", 2 + i, " (label ", i + 1,
                                     "): expected a finite number, got ",
@@ -191,17 +172,7 @@ void WriteImageList(const std::string& path,
     }
     absl::StrAppend(&text, image_path, "\n");
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw DataError(
-        absl::StrCat("cannot create '", path, "': ", std::strerror(errno)));
-  }
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) {
-    throw DataError(
-        absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
-  }
+  WriteFileBytes(path, text);
 }
 
 }  // namespace train

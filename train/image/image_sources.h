@@ -58,6 +58,9 @@ class ImageListSource : public EncodedImageSource {
   std::string Where(index_t index) const override;
   std::string Describe() const override;
 
+  // The list's lines, in order: instance i is entries()[i].
+  const std::vector<ImageListEntry>& entries() const { return entries_; }
+
  private:
   std::string list_path_;
   std::string root_;

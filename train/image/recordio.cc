@@ -392,17 +392,7 @@ void WriteRecordIndex(const std::string& path,
   for (const RecordIndexEntry& entry : entries) {
     absl::StrAppend(&text, entry.key, "\t", entry.offset, "\n");
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw DataError(
-        absl::StrCat("cannot create '", path, "': ", std::strerror(errno)));
-  }
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) {
-    throw DataError(
-        absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
-  }
+  WriteFileBytes(path, text);
 }
 
 // Image records

@@ -30,10 +30,7 @@
 
 namespace umbra {
 namespace train {
-namespace {
 
-// Moves `from` to `to` unless something is at `to`. Returns 0, or the errno
-// (EEXIST when `to` exists).
 int RenameNoReplace(const std::string& from, const std::string& to) {
 #ifdef SYS_renameat2
   if (syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(),
@@ -48,8 +45,6 @@ int RenameNoReplace(const std::string& from, const std::string& to) {
   unlink(from.c_str());
   return 0;
 }
-
-}  // namespace
 
 void NewFile::RefuseExisting(const std::string& path) {
   struct stat info;

@@ -57,6 +57,11 @@ class FileExistsError : public FileWriteError {
   using FileWriteError::FileWriteError;
 };
 
+// Moves `from` to `to` unless something is at `to` (renameat2 with
+// RENAME_NOREPLACE, or link + unlink where the file system lacks it).
+// Returns 0, or the errno (EEXIST when `to` exists).
+int RenameNoReplace(const std::string& from, const std::string& to);
+
 // A new file at `path`, never one that replaces a file. The bytes go to a
 // temporary file beside it ("<path>.tmp-<pid>", created exclusively), and
 // Commit() moves it to `path` only if nothing is there (renameat2 with
