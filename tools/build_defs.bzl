@@ -65,3 +65,37 @@ def umbra_proto_library(name, srcs, deps = [], visibility = None):
     """`name` is the C++ library generated from `srcs`; `name + "_proto"` the proto_library."""
     native.proto_library(name = name + "_proto", srcs = srcs, deps = deps, visibility = visibility)
     native.cc_proto_library(name = name, deps = [":" + name + "_proto"], visibility = visibility)
+
+def umbra_fuzzer(name, srcs, corpus, deps = [], copts = [], **kwargs):
+    """A libFuzzer target (`LLVMFuzzerTestOneInput`) and its corpus test.
+
+    `name` is the fuzzer: under `--config=fuzz` (clang, see tools/fuzz.sh) libFuzzer's
+    own main drives it; otherwise //tools/fuzz:replay_main runs it on the files named
+    on its command line. `name + "_corpus_test"` replays every file of `corpus` in
+    `bazel test //...`, so each input that once found a bug stays a test.
+    """
+    libfuzzer = "//tools/fuzz:libfuzzer_enabled"
+    replay_main = "//tools/fuzz:replay_main"
+    native.cc_binary(
+        name = name,
+        testonly = True,
+        srcs = srcs,
+        copts = UMBRA_COPTS + copts,
+        linkopts = select({libfuzzer: ["-fsanitize=fuzzer"], "//conditions:default": []}),
+        deps = deps + select({libfuzzer: [], "//conditions:default": [replay_main]}),
+        **kwargs
+    )
+    native.cc_test(
+        name = name + "_corpus_test",
+        size = "small",
+        srcs = srcs,
+        copts = UMBRA_COPTS + copts,
+        args = ["$(rootpaths %s)" % target for target in corpus],
+        data = corpus,
+        deps = deps + [replay_main],
+        target_compatible_with = select({
+            libfuzzer: ["@platforms//:incompatible"],
+            "//conditions:default": [],
+        }),
+        **kwargs
+    )

@@ -24,6 +24,7 @@ PACKAGES=(
   libturbojpeg0-dev      # JPEG decode and encode (TurboJPEG API) for the image iterators
   libpng-dev             # PNG decode and encode for the image iterators
   python3-pil            # Pillow, the reference of the image decode benchmark
+  clang-14 libclang-rt-14-dev  # libFuzzer, ASan and UBSan for tools/fuzz.sh
 )
 
 missing=()

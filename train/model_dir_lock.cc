@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 
 namespace umbra {
@@ -32,27 +34,50 @@ std::string LockPath(const std::string& dir) {
                                         "': ", std::strerror(error)));
 }
 
+// "2026-11-26 12:00:03 UTC"
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc;
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return text;
+}
+
 // "pid 1234 on host a, started 2026-11-26 12:00:03 UTC"
 std::string HolderText() {
   char host[256] = "";
   gethostname(host, sizeof(host) - 1);
-  const std::time_t now = std::time(nullptr);
-  std::tm utc;
-  gmtime_r(&now, &utc);
-  char started[32];
-  std::strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%S UTC", &utc);
   return absl::StrFormat("pid %d on host %s, started %s", getpid(), host,
-                         started);
+                         UtcNow());
 }
 
-// What the holder wrote into the lock file (at most a line).
-std::string ReadHolder(int fd) {
-  char text[512];
-  const ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
-  if (got <= 0) return "";
-  std::string holder(text, got);
-  return std::string(absl::StripAsciiWhitespace(
-      absl::string_view(holder).substr(0, holder.find('\n'))));
+// The record's lines after the holder's.
+constexpr char kSavesCheckpoints[] = "saves checkpoints";
+constexpr char kSavesNoCheckpoints[] = "saves no checkpoints";
+constexpr char kEnded[] = "ended";
+
+// What the holder wrote into the lock file (at most a few lines).
+LastRun ReadRecord(int fd) {
+  char text[1024];
+  const ssize_t got = pread(fd, text, sizeof(text), 0);
+  LastRun record;
+  if (got <= 0) return record;
+  const std::vector<absl::string_view> lines =
+      absl::StrSplit(absl::string_view(text, got), '\n');
+  record.holder = std::string(absl::StripAsciiWhitespace(lines[0]));
+  for (absl::string_view line : lines) {
+    if (line == kSavesCheckpoints) record.saves_checkpoints = true;
+    if (absl::StartsWith(line, kEnded)) record.ended = true;
+  }
+  return record;
+}
+
+// Writes `text` at `offset` of the file and syncs it; errno on failure.
+bool WriteAt(int fd, const std::string& text, off_t offset) {
+  return pwrite(fd, text.data(), text.size(), offset) ==
+             static_cast<ssize_t>(text.size()) &&
+         fsync(fd) == 0;
 }
 
 // NAME.tmp-PID
@@ -66,12 +91,12 @@ bool IsTemporaryName(absl::string_view name) {
 
 }  // namespace
 
-ModelDirLock::ModelDirLock(const std::string& dir)
+ModelDirLock::ModelDirLock(const std::string& dir, bool saves_checkpoints)
     : fd_(open(LockPath(dir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
   if (fd_ < 0) ThrowCannotWrite(dir, errno);
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    const std::string holder = ReadHolder(fd_);
+    const std::string holder = ReadRecord(fd_).holder;
     close(fd_);
     if (error != EWOULDBLOCK) ThrowCannotWrite(dir, error);
     throw ModelDirBusy(absl::StrCat(
@@ -80,18 +105,32 @@ ModelDirLock::ModelDirLock(const std::string& dir)
         "): two runs in one model_dir would overwrite each other's "
         "checkpoints; wait for it to end, or set another model_dir"));
   }
-  const std::string holder = HolderText() + "\n";
-  if (ftruncate(fd_, 0) != 0 ||
-      pwrite(fd_, holder.data(), holder.size(), 0) !=
-          static_cast<ssize_t>(holder.size()) ||
-      fsync(fd_) != 0) {
+  const std::string record = absl::StrCat(
+      HolderText(), "\n",
+      saves_checkpoints ? kSavesCheckpoints : kSavesNoCheckpoints, "\n");
+  if (ftruncate(fd_, 0) != 0 || !WriteAt(fd_, record, 0)) {
     const int error = errno;
     close(fd_);
     ThrowCannotWrite(dir, error);
   }
 }
 
-ModelDirLock::~ModelDirLock() { close(fd_); }
+ModelDirLock::~ModelDirLock() {
+  // Best effort: a run whose end is not recorded counts as killed.
+  struct stat info;
+  if (fstat(fd_, &info) == 0) {
+    WriteAt(fd_, absl::StrCat(kEnded, " ", UtcNow(), "\n"), info.st_size);
+  }
+  close(fd_);
+}
+
+LastRun ReadLastRun(const std::string& dir) {
+  const int fd = open(LockPath(dir).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  LastRun record = ReadRecord(fd);
+  close(fd);
+  return record;
+}
 
 std::vector<std::string> RemoveStaleTemporaries(const std::string& dir) {
   std::vector<std::string> removed;

@@ -6,11 +6,17 @@
 // The lock is flock() on the file `.umbra-lock` in the directory: the
 // kernel releases it when the process ends, however it ends (kill -9
 // included), so a dead run never leaves a stale lock. The holder writes its
-// pid, host and start time into the file for the refusal to name.
+// pid, host and start time into the file for the refusal to name, whether
+// it saves checkpoints, and when it releases the lock, that it ended: the
+// next holder reads from it whether the run before was killed before its
+// first checkpoint (its metrics.csv rows are then of rounds that the next
+// run trains again), or ended by itself (ReadLastRun).
 //
 // Example:
 //
-//   ModelDirLock lock("models/lenet");   // throws ModelDirBusy if held
+//   if (ReadLastRun("models/lenet").Killed()) ...  // it never ended
+//   ModelDirLock lock("models/lenet", /*saves_checkpoints=*/true);
+//   // throws ModelDirBusy if held
 //   for (const std::string& name : RemoveStaleTemporaries("models/lenet"))
 //     std::cout << "removed " << name << "\n";
 //   ... train, save ...
@@ -34,17 +40,34 @@ class ModelDirBusy : public std::runtime_error {
       : std::runtime_error(message) {}
 };
 
+// What the lock file says of the run that held the directory last.
+struct LastRun {
+  // "pid 1234 on host a, started 2026-11-26 12:00:03 UTC"; empty when no
+  // run held the directory.
+  std::string holder;
+  // It said it saves checkpoints (save_model > 0).
+  bool saves_checkpoints = false;
+  // It released the directory itself: it ended, well or with an error,
+  // rather than being killed.
+  bool ended = false;
+
+  // A run held the directory and never released it: it was killed.
+  bool Killed() const { return !holder.empty() && !ended; }
+};
+
 class ModelDirLock {
  public:
   // The name of the lock file inside the directory.
   static constexpr char kFileName[] = ".umbra-lock";
 
-  // Takes the lock of `dir`, an existing directory. Throws ModelDirBusy
-  // when another process holds it, std::runtime_error "cannot write
-  // model_dir 'dir': Read-only file system" (...) when the lock file cannot
-  // be created or written - which also finds a directory this run could not
-  // save into, before anything is trained.
-  explicit ModelDirLock(const std::string& dir);
+  // Takes the lock of `dir`, an existing directory, for a run that saves
+  // checkpoints or not. Throws ModelDirBusy when another process holds it,
+  // std::runtime_error "cannot write model_dir 'dir': Read-only file
+  // system" (...) when the lock file cannot be created or written - which
+  // also finds a directory this run could not save into, before anything
+  // is trained.
+  ModelDirLock(const std::string& dir, bool saves_checkpoints);
+  // Records that this run ended, and releases the lock.
   ~ModelDirLock();
   ModelDirLock(const ModelDirLock&) = delete;
   ModelDirLock& operator=(const ModelDirLock&) = delete;
@@ -52,6 +75,11 @@ class ModelDirLock {
  private:
   int fd_;
 };
+
+// The record in `dir`'s lock file, read without taking the lock (a live
+// holder looks killed; taking the lock then refuses). Empty when there is
+// no record.
+LastRun ReadLastRun(const std::string& dir);
 
 // Removes from `dir` the temporary files that interrupted runs left
 // (NAME.tmp-PID: half-written checkpoints and metrics.csv rewrites), and

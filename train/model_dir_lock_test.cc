@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "train/data/data_test_util.h"
@@ -37,11 +38,11 @@ int InChild(Body body) {
 TEST(ModelDirLockTest, ASecondRunIsRefusedWithTheHoldersPid) {
   const std::string dir = data_test::NewTempDir();
   {
-    ModelDirLock lock(dir);
+    ModelDirLock lock(dir, /*saves_checkpoints=*/true);
     // flock locks belong to open files: another process sees them.
     const int status = InChild([&] {
       try {
-        ModelDirLock second(dir);
+        ModelDirLock second(dir, true);
       } catch (const ModelDirBusy& e) {
         const std::string message = e.what();
         const bool names_holder =
@@ -56,7 +57,7 @@ TEST(ModelDirLockTest, ASecondRunIsRefusedWithTheHoldersPid) {
   }
   // Released: taken again.
   EXPECT_EQ(WEXITSTATUS(InChild([&] {
-              ModelDirLock again(dir);
+              ModelDirLock again(dir, true);
               return 0;
             })),
             0);
@@ -68,7 +69,7 @@ TEST(ModelDirLockTest, AKilledHolderLeavesNoStaleLock) {
   ASSERT_EQ(pipe(ready), 0);
   const pid_t holder = fork();
   if (holder == 0) {
-    ModelDirLock lock(dir);
+    ModelDirLock lock(dir, /*saves_checkpoints=*/true);
     char byte = 1;
     (void)!write(ready[1], &byte, 1);
     pause();
@@ -76,12 +77,38 @@ TEST(ModelDirLockTest, AKilledHolderLeavesNoStaleLock) {
   }
   char byte;
   ASSERT_EQ(read(ready[0], &byte, 1), 1);
-  EXPECT_THROW(ModelDirLock{dir}, ModelDirBusy);
+  EXPECT_THROW(ModelDirLock(dir, true), ModelDirBusy);
   kill(holder, SIGKILL);
   waitpid(holder, nullptr, 0);
-  EXPECT_NO_THROW(ModelDirLock{dir});
+  const LastRun killed = ReadLastRun(dir);
+  EXPECT_THAT(killed.holder,
+              HasSubstr(absl::StrCat("pid ", holder, " on host ")));
+  EXPECT_TRUE(killed.Killed());
+  EXPECT_TRUE(killed.saves_checkpoints);
+  EXPECT_NO_THROW(ModelDirLock(dir, true));
   close(ready[0]);
   close(ready[1]);
+}
+
+TEST(ModelDirLockTest, TheRecordSaysHowTheLastRunEnded) {
+  const std::string dir = data_test::NewTempDir();
+  EXPECT_EQ(ReadLastRun(dir).holder, "");
+  EXPECT_FALSE(ReadLastRun(dir).Killed());
+  {
+    ModelDirLock lock(dir, /*saves_checkpoints=*/false);
+    // Seen from outside while held: not ended (yet).
+    EXPECT_TRUE(ReadLastRun(dir).Killed());
+  }
+  const LastRun ended = ReadLastRun(dir);
+  EXPECT_THAT(ended.holder,
+              HasSubstr(absl::StrCat("pid ", getpid(), " on host ")));
+  EXPECT_TRUE(ended.ended);
+  EXPECT_FALSE(ended.Killed());
+  EXPECT_FALSE(ended.saves_checkpoints);
+  // The next holder's record replaces it.
+  { ModelDirLock lock(dir, /*saves_checkpoints=*/true); }
+  EXPECT_TRUE(ReadLastRun(dir).saves_checkpoints);
+  EXPECT_TRUE(ReadLastRun(dir).ended);
 }
 
 TEST(ModelDirLockTest, AnUnwritableDirectoryIsFoundAtOnce) {
@@ -90,7 +117,7 @@ TEST(ModelDirLockTest, AnUnwritableDirectoryIsFoundAtOnce) {
   const std::string dir = root ? "/sys" : data_test::NewTempDir();
   if (!root) ASSERT_EQ(chmod(dir.c_str(), 0555), 0);
   try {
-    ModelDirLock lock(dir);
+    ModelDirLock lock(dir, /*saves_checkpoints=*/true);
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
     // sysfs answers root by its mount: read-only inside a sandbox.

@@ -5,8 +5,11 @@
 // path too long for the file system are refused before anything is made;
 // an interrupted run's temporary files are removed.
 #include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +30,7 @@ namespace {
 
 using testing::BlobsConfig;
 using ::testing::HasSubstr;
+using testing::MetricRowsWithoutTimings;
 using testing::NewTestDir;
 using testing::ReadText;
 using testing::RunTrainer;
@@ -62,9 +66,9 @@ TEST(ModelDirTest, ASecondRunOnAHeldModelDirChangesNothing) {
   const std::string dir = NewTestDir("held");
   RunTrainer(dir, BlobsConfig(dir), {"num_round=1"});
   const std::string models = dir + "/models";
-  const auto before = Contents(models);
   // The lock of a run that is still training.
-  ModelDirLock running(models);
+  ModelDirLock running(models, /*saves_checkpoints=*/true);
+  const auto before = Contents(models);
   for (const std::vector<std::string>& overrides :
        std::vector<std::vector<std::string>>{{"num_round=2", "continue=1"},
                                              {"num_round=1"}}) {
@@ -82,8 +86,36 @@ TEST(ModelDirTest, ContinueRefusesMetricsWithoutACheckpoint) {
   const std::string metrics = ReadText(dir + "/models/metrics.csv");
   EXPECT_THAT(Refusal(dir, {"num_round=3", "continue=1"}),
               HasSubstr("continue = 1, but model_dir '" + dir +
-                        "/models' holds metrics.csv and no checkpoint"));
+                        "/models' holds metrics.csv and no checkpoint "
+                        "(written by the run of pid " +
+                        std::to_string(getpid())));
+  EXPECT_THAT(Refusal(dir, {"num_round=3", "continue=1"}),
+              HasSubstr(", which ended and saved no checkpoints)"));
   EXPECT_EQ(ReadText(dir + "/models/metrics.csv"), metrics);
+}
+
+TEST(ModelDirTest, ContinueStartsOverAfterARunKilledBeforeItsFirstCheckpoint) {
+  const std::string dir = NewTestDir("killed_early");
+  const std::string models = dir + "/models";
+  RunTrainer(dir, BlobsConfig(dir),
+             {"num_round=2", "model_dir=" + dir + "/whole"});
+  // A run that wrote round 1's row (cut short) and was killed before its
+  // first checkpoint.
+  MakeDirectories(models);
+  const pid_t killed = fork();
+  if (killed == 0) {
+    ModelDirLock lock(models, /*saves_checkpoints=*/true);
+    WriteText(models + "/metrics.csv", "round,elapsed_s,images_per_s\n1,0.");
+    raise(SIGKILL);
+  }
+  waitpid(killed, nullptr, 0);
+  const std::string out = RunTrainer(dir, BlobsConfig(dir),
+                                     {"num_round=2", "continue=1", "silent=0"});
+  EXPECT_THAT(
+      out, HasSubstr("no checkpoint in '" + models + "'; starting at round 0"));
+  EXPECT_THAT(out, HasSubstr("removed 1 row of rounds after round 0"));
+  EXPECT_EQ(MetricRowsWithoutTimings(models + "/metrics.csv"),
+            MetricRowsWithoutTimings(dir + "/whole/metrics.csv"));
 }
 
 TEST(ModelDirTest, ContinueWithoutACheckpointStartsFromModelIn) {

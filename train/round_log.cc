@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "train/net/checkpoint.h"
 
 namespace umbra {
@@ -64,24 +67,28 @@ void AppendMetricsCsv(const std::string& path, const RoundFigures& figures) {
 }
 
 int DropMetricsAfter(const std::string& path, int round) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return 0;
-  std::string header;
-  std::getline(in, header);
-  std::string kept = header + "\n";
-  int kept_rows = 0, dropped = 0;
-  for (std::string line; std::getline(in, line);) {
-    int line_round = 0;
-    const std::string first = line.substr(0, line.find(','));
-    if (absl::SimpleAtoi(first, &line_round) && line_round > round) {
-      ++dropped;
-    } else {
-      absl::StrAppend(&kept, line, "\n");
-      ++kept_rows;
-    }
-  }
+  const std::string text((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
   in.close();
-  if (dropped == 0) return 0;
+  std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+  // What follows the last line end: empty, or a line cut short.
+  const bool torn = !lines.back().empty();
+  lines.pop_back();
+  std::string kept;
+  int kept_rows = 0, dropped = torn && !lines.empty() ? 1 : 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    int line_round = 0;
+    const absl::string_view first = lines[i].substr(0, lines[i].find(','));
+    if (i > 0 && absl::SimpleAtoi(first, &line_round) && line_round > round) {
+      ++dropped;
+      continue;
+    }
+    absl::StrAppend(&kept, lines[i], "\n");
+    if (i > 0) ++kept_rows;
+  }
+  if (dropped == 0 && !torn) return 0;
   if (kept_rows == 0) {
     // The next row writes the header again, for this run's metrics.
     if (std::remove(path.c_str()) != 0) {

@@ -57,9 +57,11 @@ void AppendMetricsCsv(const std::string& path, const RoundFigures& figures);
 
 // Removes the rows of rounds after `round` from the metrics CSV file at
 // `path` (rounds a resumed run trains again), and the whole file when no row
-// is left, so that its next row writes a header for the new run. Returns the
-// rows removed; 0 when there is no file. Throws std::runtime_error when it
-// cannot rewrite it.
+// is left, so that its next row writes a header for the new run. A last line
+// without its line end (a run killed while appending it) goes too: it is the
+// row of a round after the newest checkpoint. Returns the rows removed; 0
+// when there is no file. Throws std::runtime_error when it cannot rewrite
+// it.
 int DropMetricsAfter(const std::string& path, int round);
 
 // A progress bar on stderr, drawn only when stderr is a terminal and at

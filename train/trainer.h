@@ -131,10 +131,12 @@ class Trainer {
   // Loads weights (and for a resume everything else) before training;
   // returns the first round to train. continue = 1 resumes from model_dir's
   // newest checkpoint, else from model_in when given, else starts at round
-  // 0 - unless model_dir holds metrics.csv rows and no checkpoint.
+  // 0 - unless model_dir holds metrics.csv rows that no rerun gives back.
   int PrepareTraining();
-  // The ConfigError at `continue` when model_dir has a non-empty
-  // metrics.csv (rows a fresh start would drop) and no checkpoint.
+  // With continue = 1 and neither a checkpoint nor model_in to start from:
+  // the ConfigError at `continue` when model_dir has a non-empty
+  // metrics.csv, unless the run that wrote it was killed before its first
+  // checkpoint (ReadLastRun), whose rounds this run trains again.
   void RefuseMetricsWithoutCheckpoint() const;
   // Makes model_dir (a ConfigError at its line when it cannot, or is a
   // file), takes its lock for the rest of the run (refusing when another

@@ -101,13 +101,25 @@ void Trainer::RefuseMetricsWithoutCheckpoint() const {
   const std::string metrics = ModelDir() + "/metrics.csv";
   std::ifstream rows(metrics);
   if (!rows || rows.peek() == std::ifstream::traits_type::eof()) return;
+  // Killed before its first checkpoint: this run trains its rounds again.
+  const LastRun previous = ReadLastRun(ModelDir());
+  if (previous.Killed() && previous.saves_checkpoints) return;
+  const std::string writer =
+      previous.holder.empty()
+          ? std::string("(a run with save_model = 0?)")
+          : absl::StrCat("(written by the run of ", previous.holder, ", which ",
+                         previous.Killed() ? "was killed" : "ended",
+                         previous.saves_checkpoints
+                             ? " before its first checkpoint"
+                             : " and saved no checkpoints",
+                         ")");
   throw GlobalError(
       checked_.config, "continue",
       absl::StrCat("continue = 1, but model_dir '", ModelDir(),
-                   "' holds metrics.csv and no checkpoint (a run with "
-                   "save_model = 0?): there is nothing to resume, and "
-                   "starting over would drop its rows; set another "
-                   "model_dir, or move metrics.csv away to start over"),
+                   "' holds metrics.csv and no checkpoint ", writer,
+                   ": there is nothing to resume, and starting over would "
+                   "drop its rows; set another model_dir, or move "
+                   "metrics.csv away to start over"),
       {"model_dir", "save_model"});
 }
 
@@ -127,7 +139,8 @@ void Trainer::PrepareModelDir(int first_round, int last_round) {
   }
   try {
     MakeDirectories(dir);
-    model_dir_lock_ = std::make_unique<ModelDirLock>(dir);
+    model_dir_lock_ =
+        std::make_unique<ModelDirLock>(dir, checked_.param.save_model > 0);
   } catch (const std::runtime_error& e) {
     throw GlobalError(checked_.config, "model_dir", e.what());
   }

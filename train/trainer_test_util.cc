@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "train/config/config.h"
@@ -115,6 +116,17 @@ double LastMetric(const std::string& output, const std::string& label) {
     }
   }
   return value;
+}
+
+std::vector<std::string> MetricRowsWithoutTimings(const std::string& path) {
+  std::vector<std::string> rows;
+  for (absl::string_view line :
+       absl::StrSplit(ReadText(path), '\n', absl::SkipEmpty())) {
+    std::vector<std::string> fields = absl::StrSplit(line, ',');
+    fields.erase(fields.begin() + 1, fields.begin() + 3);
+    rows.push_back(absl::StrJoin(fields, ","));
+  }
+  return rows;
 }
 
 }  // namespace testing

@@ -46,6 +46,10 @@ std::string RunTrainer(const std::string& dir, const std::string& config_text,
 // it fails.
 double LastMetric(const std::string& output, const std::string& label);
 
+// The rows of the metrics.csv at `path`, header first, without its timing
+// columns (elapsed_s, images_per_s), which differ from run to run.
+std::vector<std::string> MetricRowsWithoutTimings(const std::string& path);
+
 }  // namespace testing
 }  // namespace train
 }  // namespace umbra
