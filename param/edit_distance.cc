@@ -115,17 +115,18 @@ std::optional<std::string> ClosestMatch(
 
 std::string UnknownNameSuggestion(absl::string_view word,
                                   const std::vector<std::string>& known,
-                                  absl::string_view label) {
+                                  absl::string_view label,
+                                  absl::string_view full_list) {
   const std::optional<std::string> closest = ClosestMatch(word, known);
   return absl::StrCat(closest
                           ? absl::StrCat("; did you mean '", *closest, "'? ")
                           : std::string(". "),
-                      NameList(word, known, label));
+                      NameList(word, known, label, full_list));
 }
 
 std::string NameList(absl::string_view word,
                      const std::vector<std::string>& known,
-                     absl::string_view label) {
+                     absl::string_view label, absl::string_view full_list) {
   const std::vector<std::string> close =
       ClosestMatches(word, known, kMaxListedNames);
   std::string text;
@@ -135,11 +136,11 @@ std::string NameList(absl::string_view word,
   } else if (close.size() <= 1) {
     // Only the count: a close name is already in the caller's hint.
     absl::StrAppend(&text, label, ": ", known.size(), " in all; see ",
-                    kConfigReference);
+                    full_list);
   } else {
     absl::StrAppend(&text, label, " (", close.size(), " closest of ",
                     known.size(), "): ", absl::StrJoin(close, ", "), "; see ",
-                    kConfigReference);
+                    full_list);
   }
   return text;
 }

@@ -80,17 +80,20 @@ std::vector<std::string> ClosestMatches(
 //   "; did you mean 'nhidden'? Valid keys: 12 in all; see
 //    tools/config_reference.md"
 //   ". Valid keys: 12 in all; see tools/config_reference.md"
-// Costs what ClosestMatches costs; `word` is not in the text.
-std::string UnknownNameSuggestion(absl::string_view word,
-                                  const std::vector<std::string>& known,
-                                  absl::string_view label);
+// Costs what ClosestMatches costs; `word` is not in the text. `full_list`
+// says where all the names are (NameList).
+std::string UnknownNameSuggestion(
+    absl::string_view word, const std::vector<std::string>& known,
+    absl::string_view label, absl::string_view full_list = kConfigReference);
 
 // The names part of UnknownNameSuggestion alone ("Valid keys: a, b",
 // "Valid keys (2 closest of 12): ...; see tools/config_reference.md", ...),
-// for a message that makes its own hint.
+// for a message that makes its own hint. `full_list` says where all the
+// names are when the text lists only some ("the netconfig", ...).
 std::string NameList(absl::string_view word,
                      const std::vector<std::string>& known,
-                     absl::string_view label);
+                     absl::string_view label,
+                     absl::string_view full_list = kConfigReference);
 
 }  // namespace param
 }  // namespace umbra

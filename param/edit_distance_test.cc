@@ -205,6 +205,12 @@ TEST(EditDistanceTest, SuggestionListsAtMostFiveOfMany) {
       UnknownNameSuggestion(std::string(10'000'000, 'x'), keys, "Valid keys"),
       ". Valid keys: 12 in all; see "
       "tools/config_reference.md");
+  // Names that are not keys say where the rest are.
+  EXPECT_EQ(UnknownNameSuggestion("nhiden", keys, "Nodes", "the netconfig"),
+            "; did you mean 'nhidden'? Nodes (5 closest of 12): nhidden, "
+            "hiden, hidden, nhiddens, nhid; see the netconfig");
+  EXPECT_EQ(NameList("colour", keys, "Nodes", "the netconfig"),
+            "Nodes: 12 in all; see the netconfig");
 }
 
 }  // namespace

@@ -67,15 +67,17 @@ def umbra_proto_library(name, srcs, deps = [], visibility = None):
     native.cc_proto_library(name = name, deps = [":" + name + "_proto"], visibility = visibility)
 
 def umbra_fuzzer(name, srcs, corpus, deps = [], copts = [], **kwargs):
-    """A libFuzzer target (`LLVMFuzzerTestOneInput`) and its corpus test.
+    """A libFuzzer target (`LLVMFuzzerTestOneInput`) and its tests.
 
-    `name` is the fuzzer: under `--config=fuzz` (clang, see tools/fuzz.sh) libFuzzer's
-    own main drives it; otherwise //tools/fuzz:replay_main runs it on the files named
-    on its command line. `name + "_corpus_test"` replays every file of `corpus` in
-    `bazel test //...`, so each input that once found a bug stays a test.
+    `name` is the fuzzer: under `--config=fuzz` (clang, libFuzzer; see tools/fuzz.sh)
+    libFuzzer's own main drives it; otherwise //tools/fuzz:replay_main runs it on the
+    files named on its command line. `name + "_corpus_test"` replays every file of
+    `corpus` in `bazel test //...`, so each input that once found a bug stays a test;
+    under `--config=fuzz`, `name + "_smoke_test"` fuzzes it from `corpus` for 10 s.
     """
     libfuzzer = "//tools/fuzz:libfuzzer_enabled"
     replay_main = "//tools/fuzz:replay_main"
+    corpus_files = ["$(rootpaths %s)" % target for target in corpus]
     native.cc_binary(
         name = name,
         testonly = True,
@@ -90,7 +92,7 @@ def umbra_fuzzer(name, srcs, corpus, deps = [], copts = [], **kwargs):
         size = "small",
         srcs = srcs,
         copts = UMBRA_COPTS + copts,
-        args = ["$(rootpaths %s)" % target for target in corpus],
+        args = corpus_files,
         data = corpus,
         deps = deps + [replay_main],
         target_compatible_with = select({
@@ -98,4 +100,15 @@ def umbra_fuzzer(name, srcs, corpus, deps = [], copts = [], **kwargs):
             "//conditions:default": [],
         }),
         **kwargs
+    )
+    native.sh_test(
+        name = name + "_smoke_test",
+        size = "small",
+        srcs = ["//tools/fuzz:smoke_test.sh"],
+        args = ["$(rootpath :%s)" % name, "10"] + corpus_files,
+        data = [":" + name] + corpus,
+        target_compatible_with = select({
+            libfuzzer: [],
+            "//conditions:default": ["@platforms//:incompatible"],
+        }),
     )

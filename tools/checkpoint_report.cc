@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace tools {
@@ -156,13 +157,11 @@ std::string TensorCsv(const Checkpoint& checkpoint, const std::string& name) {
     }
     return out;
   }
-  std::string message =
-      absl::StrCat("the checkpoint has no tensor '", name, "'");
-  if (auto closest = param::ClosestMatch(name, names)) {
-    absl::StrAppend(&message, "; did you mean '", *closest, "'?");
-  }
-  absl::StrAppend(&message, " Its tensors: ", absl::StrJoin(names, ", "));
-  throw CheckpointError(message);
+  throw CheckpointError(absl::StrCat(
+      "the checkpoint has no tensor ", QuoteShort(name),
+      param::UnknownNameSuggestion(name, names, "Its tensors",
+                                   "the list that inspect prints without "
+                                   "--dump")));
 }
 
 }  // namespace tools

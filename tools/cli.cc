@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace tools {
@@ -63,7 +64,8 @@ void CommandLine::Parse(const std::vector<std::string>& args) {
     if (flag == nullptr) {
       std::vector<std::string> names;
       for (const FlagSpec& known : flags_) names.push_back(known.name);
-      std::string message = absl::StrCat("unknown flag '--", name, "'");
+      std::string message =
+          absl::StrCat("unknown flag ", QuoteShort("--" + name));
       if (auto closest = param::ClosestMatch(name, names)) {
         absl::StrAppend(&message, "; did you mean '--", *closest, "'?");
       }

@@ -48,14 +48,14 @@ int Convert(const CommandLine& cli) {
   ImagePackWriter pack(prefix + ".rec");
   std::filesystem::create_directories(folder);
 
-  const int rows = images.dims[1], columns = images.dims[2];
+  const std::size_t rows = images.dims[1], columns = images.dims[2];
   const char* extension = encoding.codec == ImageCodec::kPng ? "png" : "jpg";
   std::vector<train::ImageListEntry> entries;
   train::Image image;
   for (std::uint32_t i = 0; i < images.dims[0]; ++i) {
     image.Resize(rows, columns, 1);
-    const absl::string_view pixels = images.elements.substr(
-        std::size_t{i} * rows * columns, std::size_t{rows} * columns);
+    const absl::string_view pixels =
+        images.elements.substr(std::size_t{i} * rows * columns, rows * columns);
     std::copy(pixels.begin(), pixels.end(), image.pixels.begin());
     const std::string encoded = EncodeImage(image, encoding);
     const std::vector<float> label = {

@@ -10,8 +10,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "param/edit_distance.h"
+#include "param/quote.h"
 
 namespace umbra {
 namespace tools {
@@ -37,8 +38,9 @@ std::vector<double> MetricsTable::Column(const std::string& name) const {
     return values;
   }
   throw std::runtime_error(
-      absl::StrCat("metrics file '", path, "' has no column '", name,
-                   "'; its columns: ", absl::StrJoin(columns, ", ")));
+      absl::StrCat("metrics file '", path, "' has no column ", QuoteShort(name),
+                   param::UnknownNameSuggestion(name, columns, "Its columns",
+                                                "the file's first line")));
 }
 
 std::vector<std::string> MetricsTable::MetricLabels() const {

@@ -2,8 +2,10 @@
 # Runs everything CI checks, in order: installs what is missing (tools/setup.sh), runs
 # `bazel test //...`, builds the GPU backend with `--config=cuda` (it must compile and
 # link with nvcc even where there is no GPU) and the trainer without Open MPI
-# (`--config=nompi`), then builds and tests the example workspace that depends on
-# umbra. Ends with one line: `N passed, N failed`.
+# (`--config=nompi`), runs the threaded parts' tests under ThreadSanitizer
+# (`--config=tsan`) and each fuzzer for 10 s (`--config=fuzz`), then builds and tests
+# the example workspace that depends on umbra. Ends with one line:
+# `N passed, N failed`.
 #
 #   tools/test.sh            # as root on a fresh machine, or after tools/setup.sh
 set -uo pipefail
@@ -16,6 +18,15 @@ if ! command -v bazel >/dev/null; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+
+# The tests of the threaded parts (thread pool, background buffer, decode threads).
+TSAN_TESTS=(
+  //tensor:threads_test
+  //train/data:batch_iterator_test
+  //train/data:thread_buffer_iterator_test
+  //train/image:image_iterators_test
+  //train/image:worker_pool_test
+)
 
 events=$(mktemp -d)
 trap 'rm -rf "$events"' EXIT
@@ -39,9 +50,20 @@ step "bazel build --config=nompi //train //tools/..."
 bazel build --config=nompi //train //tools/... --keep_going \
   --build_event_json_file="$events/3-nompi-build.json"
 
+# The sanitizer and fuzzer builds change compiler flags (and for the fuzzers the
+# compiler), so each keeps its own Bazel output base and the builds above keep
+# their cache.
+step "bazel test --config=tsan (the threaded parts, ThreadSanitizer)"
+bazel --output_base="$HOME/.cache/umbra-tsan" test --config=tsan \
+  "${TSAN_TESTS[@]}" --keep_going --build_event_json_file="$events/4-tsan-tests.json"
+
+step "bazel test --config=fuzz //tools/fuzz:all (each fuzzer 10 s, clang + libFuzzer)"
+bazel --output_base="$HOME/.cache/umbra-fuzz" test --config=fuzz //tools/fuzz:all \
+  --keep_going --build_event_json_file="$events/5-fuzz-smoke.json"
+
 step "tools/consumer_example: bazel test //..."
 (cd tools/consumer_example &&
-  bazel test //... --keep_going --build_event_json_file="$events/4-consumer-tests.json")
+  bazel test //... --keep_going --build_event_json_file="$events/6-consumer-tests.json")
 
 step "summary"
 python3 tools/test_summary.py "$events"/*.json

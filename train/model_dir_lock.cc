@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -146,6 +147,23 @@ std::vector<std::string> RemoveStaleTemporaries(const std::string& dir) {
   closedir(handle);
   std::sort(removed.begin(), removed.end());
   return removed;
+}
+
+std::string FreeSpaceWarning(const std::string& dir,
+                             std::uint64_t checkpoint_bytes) {
+  struct statvfs file_system;
+  if (statvfs(dir.c_str(), &file_system) != 0) return "";
+  const std::uint64_t free_bytes =
+      std::uint64_t{file_system.f_bavail} * file_system.f_frsize;
+  if (free_bytes >= checkpoint_bytes) return "";
+  const auto mib = [](std::uint64_t bytes) {
+    return absl::StrFormat("%.1f MiB", bytes / 1048576.0);
+  };
+  return absl::StrCat("model_dir '", dir, "' has ", mib(free_bytes),
+                      " free, less than one checkpoint (",
+                      mib(checkpoint_bytes),
+                      "): saving it will fail unless space is freed; set "
+                      "another model_dir, or save_model = 0 to save none");
 }
 
 }  // namespace train

@@ -24,6 +24,7 @@
 #ifndef UMBRA_TRAIN_MODEL_DIR_LOCK_H_
 #define UMBRA_TRAIN_MODEL_DIR_LOCK_H_
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -86,6 +87,13 @@ LastRun ReadLastRun(const std::string& dir);
 // returns their names in sorted order. Only to be called while holding the
 // directory's lock: no live run is writing them then.
 std::vector<std::string> RemoveStaleTemporaries(const std::string& dir);
+
+// A warning when the file system of `dir` has less space free for this
+// user than one checkpoint of `checkpoint_bytes` needs ("model_dir 'm' has
+// 12.0 MiB free, less than one checkpoint (40.0 MiB): ..."); empty when
+// there is room, or when the file system does not say.
+std::string FreeSpaceWarning(const std::string& dir,
+                             std::uint64_t checkpoint_bytes);
 
 }  // namespace train
 }  // namespace umbra

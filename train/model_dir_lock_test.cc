@@ -111,11 +111,27 @@ TEST(ModelDirLockTest, TheRecordSaysHowTheLastRunEnded) {
   EXPECT_TRUE(ReadLastRun(dir).ended);
 }
 
+TEST(ModelDirLockTest, WarnsWhenACheckpointWouldNotFit) {
+  const std::string dir = data_test::NewTempDir();
+  EXPECT_EQ(FreeSpaceWarning(dir, 1), "");
+  // No file system has 2^62 bytes free.
+  EXPECT_THAT(FreeSpaceWarning(dir, std::uint64_t{1} << 62),
+              ::testing::MatchesRegex(
+                  "model_dir '" + dir +
+                  "' has [0-9]+\\.[0-9] MiB free, less than one checkpoint "
+                  "\\(4398046511104\\.0 MiB\\): saving it will fail unless "
+                  "space is freed; set another model_dir, or save_model = 0 "
+                  "to save none"));
+  EXPECT_EQ(FreeSpaceWarning(dir + "/missing", std::uint64_t{1} << 62), "");
+}
+
 TEST(ModelDirLockTest, AnUnwritableDirectoryIsFoundAtOnce) {
   // Root writes past file modes, but not into sysfs.
   const bool root = geteuid() == 0;
   const std::string dir = root ? "/sys" : data_test::NewTempDir();
-  if (!root) ASSERT_EQ(chmod(dir.c_str(), 0555), 0);
+  if (!root) {
+    ASSERT_EQ(chmod(dir.c_str(), 0555), 0);
+  }
   try {
     ModelDirLock lock(dir, /*saves_checkpoints=*/true);
     ADD_FAILURE() << "no error";

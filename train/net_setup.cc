@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "param/edit_distance.h"
+#include "param/quote.h"
 #include "train/config/config_schema.h"
 #include "train/device.h"
 #include "train/metrics/metric.h"
@@ -20,13 +21,6 @@
 namespace umbra {
 namespace train {
 namespace {
-
-// DidYouMean's hint for `word`, or "." to end the sentence.
-std::string HintOrPeriod(const std::string& word,
-                         const std::vector<std::string>& names) {
-  const std::string hint = DidYouMean(word, names);
-  return hint.empty() ? std::string(".") : hint;
-}
 
 // An error at a metric's line, or at `metric` for the default metric.
 ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
@@ -101,18 +95,20 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
     if (std::find(fields.begin(), fields.end(), spec.field) == fields.end()) {
       throw MetricLineError(
           config, spec,
-          absl::StrCat("metric '", spec.name, "': no label field '", spec.field,
-                       "'", HintOrPeriod(spec.field, fields),
-                       " Fields: ", absl::StrJoin(fields, ", "),
+          absl::StrCat("metric '", spec.name, "': no label field ",
+                       QuoteShort(spec.field),
+                       param::UnknownNameSuggestion(
+                           spec.field, fields, "Fields", "the label_vec lines"),
                        " (name more with label_vec[BEGIN,END) = NAME)"));
     }
     const int node = spec.node.empty() ? -1 : config.net.FindNode(spec.node);
     if (!spec.node.empty() && node < 0) {
       throw MetricLineError(
           config, spec,
-          absl::StrCat("metric '", spec.name, "': the net has no node '",
-                       spec.node, "'", HintOrPeriod(spec.node, nodes),
-                       " Nodes: ", absl::StrJoin(nodes, ", ")));
+          absl::StrCat("metric '", spec.name, "': the net has no node ",
+                       QuoteShort(spec.node),
+                       param::UnknownNameSuggestion(spec.node, nodes, "Nodes",
+                                                    "the netconfig")));
     }
     const std::string label =
         spec.field == "label" ? spec.name

@@ -151,6 +151,12 @@ void Trainer::PrepareModelDir(int first_round, int last_round) {
          << " that an interrupted run left in '" << dir
          << "': " << absl::StrJoin(removed, ", ") << "\n";
   }
+  if (checked_.param.save_model > 0) {
+    Checkpoint probe;
+    model_->SaveTo(&probe);
+    const std::string warning = FreeSpaceWarning(dir, probe.ByteSizeLong());
+    if (!warning.empty()) out_ << "warning: " << warning << "\n";
+  }
   const auto refuse = [&](const std::string& what) {
     throw GlobalError(
         checked_.config, "model_dir",

@@ -5,7 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
+#include "param/edit_distance.h"
+#include "param/quote.h"
 #include "train/net/checkpoint.h"
 #include "train/trainer.h"
 
@@ -52,8 +53,10 @@ void Trainer::Predict() {
     if (node < 0) {
       throw GlobalError(
           checked_.config, "extract_node_name",
-          absl::StrCat("no node named '", name, "' in the net; nodes: ",
-                       absl::StrJoin(checked_.config.net.NamedNodes(), ", ")),
+          absl::StrCat("no node named ", QuoteShort(name), " in the net",
+                       param::UnknownNameSuggestion(
+                           name, checked_.config.net.NamedNodes(), "Nodes",
+                           "the netconfig")),
           {"extract_node"});
     }
   }

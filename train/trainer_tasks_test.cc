@@ -162,6 +162,24 @@ TEST(TrainerTasksTest, EveryTaskRefusesANonFiniteCheckpoint) {
   EXPECT_FALSE(std::ifstream(output)) << "pred wrote " << output;
 }
 
+TEST(TrainerTasksTest, AnUnknownNodeIsQuotedShort) {
+  const std::string dir = NewTestDir("long_node");
+  const std::string config =
+      PredConfig(dir, dir + "/features.txt", dir + "/test.csv");
+  RunTrainer(dir, config, {"num_round=1"});
+  const std::string message =
+      PredError(
+          dir, config,
+          {"task=extract", "model_in=" + CheckpointPath(dir + "/models", 1),
+           "extract_node_name=" + std::string(10'000'000, 'h')})
+          .what();
+  EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+  EXPECT_TRUE(absl::StrContains(message,
+                                "... (10000000 bytes in all) in "
+                                "the net. Nodes: in, h, d, out"))
+      << message.substr(0, 400);
+}
+
 }  // namespace
 }  // namespace train
 }  // namespace umbra

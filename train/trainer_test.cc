@@ -414,7 +414,7 @@ TEST(TrainerTest, MetricLineErrors) {
   EXPECT_EQ(error_of("metric[class,secnd] = rmse"),
             line +
                 "metric 'rmse': the net has no node 'secnd'; did you mean "
-                "'second'? Nodes: in, h, h1, h2, first, second");
+                "'second'? Nodes: 6 in all; see the netconfig");
   EXPECT_EQ(error_of("metric[clas,first] = rmse"),
             line +
                 "metric 'rmse': no label field 'clas'; did you mean "

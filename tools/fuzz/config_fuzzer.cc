@@ -2,9 +2,10 @@
 // structure builder (netconfig and iterator blocks, overrides), every key
 // checked against the shipped schema (layers, iterators, updaters, the
 // trainer's keys), the metric lines, and the net built for the configured
-// input shapes. The net may take at most kNetBytes, so no config can make
-// the fuzzer allocate more. A ConfigError is the answer to a bad config;
-// anything else escaping is a finding.
+// input shapes. The net may take at most kNetBytes (larger ones are refused
+// from their shapes, before anything is allocated), which keeps every input
+// fast and no config can make the fuzzer allocate more. A ConfigError is the
+// answer to a bad config; anything else escaping is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -18,7 +19,7 @@
 
 namespace {
 
-constexpr std::int64_t kNetBytes = std::int64_t{64} << 20;
+constexpr std::int64_t kNetBytes = std::int64_t{4} << 20;
 
 }  // namespace
 

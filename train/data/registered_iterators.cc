@@ -107,7 +107,8 @@ std::unique_ptr<DataIterator> WrapThreadBuffer(
      {"ThreadBufferParam"},
      "Reads the batches of the stage before on a background thread.",
      nullptr,
-     &WrapThreadBuffer});
+     &WrapThreadBuffer,
+     nullptr});
 
 }  // namespace
 }  // namespace train

@@ -26,8 +26,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "param/edit_distance.h"
+#include "param/quote.h"
 #include "tensor/tensor.h"
 #include "train/metrics/metric.h"
 
@@ -107,8 +108,9 @@ void MetricSet::Add(
       std::vector<std::string> fields;
       for (const auto& kv : labels) fields.push_back(kv.first);
       throw MetricError(absl::StrCat(
-          "metric '", entry.metric->name(), "': the batch has no label field '",
-          entry.field, "'; fields: ", absl::StrJoin(fields, ", ")));
+          "metric '", entry.metric->name(), "': the batch has no label field ",
+          QuoteShort(entry.field), ". ",
+          param::NameList(entry.field, fields, "Fields", "label_vec")));
     }
     entry.metric->Add(predictions[i], it->second);
   }

@@ -229,8 +229,8 @@ TEST(MetricSet, PrintsCxxnetsForm) {
   MetricSet missing;
   missing.AddMetric("logloss", "weight");
   EXPECT_EQ(MetricErrorOf([&] { missing.Add(p.View(), fields); }),
-            "metric 'logloss': the batch has no label field 'weight'; "
-            "fields: age, label");
+            "metric 'logloss': the batch has no label field 'weight'. "
+            "Fields: age, label");
   EXPECT_THROW(missing.AddMetric("accuracy"), MetricError);
 }
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "param/edit_distance.h"
 #include "train/net/checkpoint.h"
 #include "train/onnx/layer_exporters.h"
 #include "train/onnx/onnx_graph.h"
@@ -74,8 +74,9 @@ onnx::ModelProto ExportOnnx(Network* net, const std::string& graph_name) {
     if (exporter == nullptr) {
       throw declaration.Error(absl::StrCat(
           "cannot be exported to ONNX: no ONNX form for layer type '",
-          layer.type(), "'; exportable types: ",
-          absl::StrJoin(ExportableLayerTypes(), ", ")));
+          layer.type(), "'. ",
+          param::NameList(layer.type(), ExportableLayerTypes(),
+                          "Exportable types", "train/onnx/layer_exporters.h")));
     }
     std::vector<OnnxValue> inputs;
     for (int node : declaration.inputs) inputs.push_back(held[node]);
