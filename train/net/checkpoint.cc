@@ -273,6 +273,17 @@ Checkpoint ReadCheckpoint(const std::string& path) {
   if (!checkpoint.ParseFromString(file.payload())) {
     throw CheckpointError(prefix + "the payload does not parse");
   }
+  // Each round trained is one pass over the training data, which a resume
+  // replays: counts beyond that are not a checkpoint umbra wrote (and would
+  // have a resume skip passes without end).
+  const int64_t passes = checkpoint.rng().data_passes();
+  if (checkpoint.round() < 0 || checkpoint.num_update() < 0 || passes < 0 ||
+      passes > checkpoint.round()) {
+    throw CheckpointError(
+        absl::StrCat(prefix, "impossible progress (round ", checkpoint.round(),
+                     ", ", checkpoint.num_update(), " updates, ", passes,
+                     " passes over the data): not a checkpoint umbra wrote"));
+  }
   return checkpoint;
 }
 

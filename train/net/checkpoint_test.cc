@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -99,6 +100,33 @@ TEST(CheckpointTest, RefusesOtherFiles) {
             std::string::npos);
   EXPECT_NE(ReadError(dir + "/missing.model").find("cannot open"),
             std::string::npos);
+}
+
+// Counters no training run writes: a resume would replay 2^60 passes.
+TEST(CheckpointTest, RefusesImpossibleProgress) {
+  const std::string dir = NewTestDir("progress");
+  const std::string path = CheckpointPath(dir, 3);
+  Checkpoint checkpoint = SmallCheckpoint();
+  checkpoint.mutable_rng()->set_data_passes(3);
+  WriteCheckpoint(path, checkpoint);
+  EXPECT_EQ(ReadCheckpoint(path).rng().data_passes(), 3);
+  for (const auto& [round, updates, passes] :
+       {std::tuple<int, long, long>{3, 300, int64_t{1} << 60},
+        {3, 300, -1},
+        {-1, 300, 0},
+        {3, -5, 3}}) {
+    checkpoint.set_round(round);
+    checkpoint.set_num_update(updates);
+    checkpoint.mutable_rng()->set_data_passes(passes);
+    std::remove(path.c_str());
+    WriteCheckpoint(path, checkpoint);
+    EXPECT_NE(
+        ReadError(path).find(absl::StrCat(
+            "impossible progress (round ", round, ", ", updates, " updates, ",
+            passes, " passes over the data): not a checkpoint umbra wrote")),
+        std::string::npos)
+        << ReadError(path);
+  }
 }
 
 // An endless stream is refused having read a few bytes, not all of it.
