@@ -1,5 +1,6 @@
 #include "train/data/instance_transform.h"
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -39,15 +40,18 @@ InstanceTransform::InstanceTransform(const AugmentIteratorParam& param,
     }
     output_shape_ = Shape3(param.input_shape[0], param.input_shape[1],
                            param.input_shape[2]);
+    const index_t pad = 2 * index_t{param.pad};
     if (output_shape_[0] != source_shape[0] ||
-        output_shape_[1] > source_shape[1] ||
-        output_shape_[2] > source_shape[2]) {
+        output_shape_[1] > source_shape[1] + pad ||
+        output_shape_[2] > source_shape[2] + pad) {
       throw DataError(
           absl::StrFormat(
               "key 'input_shape': %s does not fit the data's instances of "
-              "shape %s: the channels must be equal and the height and width "
-              "at most the data's (instances are cropped, never enlarged%s)",
+              "shape %s%s: the channels must be equal and the height and "
+              "width at most the data's (instances are cropped, never "
+              "enlarged%s)",
               ShapeText(output_shape_), ShapeText(source_shape),
+              param.pad > 0 ? absl::StrFormat(" padded by %d", param.pad) : "",
               source_shape[1] == 1
                   ? "; for mnist, input_flat = 0 gives 1,28,28 images"
                   : ""),
@@ -72,8 +76,8 @@ InstanceTransform::InstanceTransform(const AugmentIteratorParam& param,
 
 InstanceTransform::Window InstanceTransform::DrawWindow() {
   Window window;
-  window.y0 = source_shape_[1] - output_shape_[1];
-  window.x0 = source_shape_[2] - output_shape_[2];
+  window.y0 = source_shape_[1] + 2 * param_.pad - output_shape_[1];
+  window.x0 = source_shape_[2] + 2 * param_.pad - output_shape_[2];
   if (param_.rand_crop) {
     window.y0 = std::uniform_int_distribution<index_t>(0, window.y0)(rng_);
     window.x0 = std::uniform_int_distribution<index_t>(0, window.x0)(rng_);
@@ -89,20 +93,25 @@ InstanceTransform::Window InstanceTransform::DrawWindow() {
 void InstanceTransform::Apply(Tensor<cpu, 3, float> source,
                               Tensor<cpu, 3, float> target) {
   const auto [y0, x0, mirror] = DrawWindow();
+  const index_t pad = param_.pad;
   const index_t width = output_shape_[2];
   for (index_t c = 0; c < output_shape_[0]; ++c) {
     const float mean = mean_[c];
     for (index_t y = 0; y < output_shape_[1]; ++y) {
-      const float* in = source[c][y0 + y].dptr_ + x0;
       float* out = target[c][y].dptr_;
-      if (mirror) {
-        for (index_t x = 0; x < width; ++x) {
-          out[x] = (in[width - 1 - x] - mean) * multiplier_;
-        }
-      } else {
-        for (index_t x = 0; x < width; ++x) {
-          out[x] = (in[x] - mean) * multiplier_;
-        }
+      const index_t source_y = y0 + y - pad;
+      if (source_y < 0 || source_y >= source_shape_[1]) {
+        std::fill(out, out + width, -mean * multiplier_);
+        continue;
+      }
+      // The row's window in the source: columns x0 - pad .. + width - 1,
+      // those outside it zeros.
+      const float* in = source[c][source_y].dptr_;
+      for (index_t x = 0; x < width; ++x) {
+        const index_t source_x = x0 - pad + (mirror ? width - 1 - x : x);
+        const float value =
+            source_x >= 0 && source_x < source_shape_[2] ? in[source_x] : 0.0f;
+        out[x] = (value - mean) * multiplier_;
       }
     }
   }

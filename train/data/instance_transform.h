@@ -1,13 +1,17 @@
 // InstanceTransform: what happens to each instance between its data set and
-// its batch: crop to input_shape (centred, or at random with rand_crop),
-// mirror at random (rand_mirror), subtract mean_value and multiply by scale
-// / divideby - cxxnet's augmentation iterator without OpenCV.
+// its batch: pad with zeros (pad), crop to input_shape (centred, or at
+// random with rand_crop), mirror at random (rand_mirror), subtract
+// mean_value and multiply by scale / divideby - cxxnet's augmentation
+// iterator without OpenCV.
 //
-//   out[c][y][x] = (in[c][y0 + y][x0 + x'] - mean[c]) * scale / divideby
+//   out[c][y][x] = (in[c][y0 + y - pad][x0 + x' - pad] - mean[c]) * scale
+//                  / divideby
 //
-// where (y0, x0) is the crop offset and x' = x, or width - 1 - x when the
-// instance is mirrored. Random choices come from a generator seeded with
-// `seed`, so a run is reproducible.
+// where (y0, x0) is the crop offset in the padded instance, x' = x, or
+// width - 1 - x when the instance is mirrored, and `in` is 0 outside the
+// instance. pad = 4 with rand_crop shifts each instance by up to 4 pixels
+// (the standard augmentation of CIFAR and Fashion-MNIST nets). Random choices
+// come from a generator seeded with `seed`, so a run is reproducible.
 //
 // Example:
 //
@@ -30,6 +34,7 @@ namespace train {
 
 struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
   std::vector<int> input_shape;
+  int pad;
   bool rand_crop;
   bool rand_mirror;
   float divideby;
@@ -44,6 +49,12 @@ struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
             "Shape of one instance as channel,height,width. Instances larger "
             "in height or width are cropped to it; empty keeps the data's "
             "shape.");
+    UMBRA_DECLARE_FIELD(pad)
+        .set_default(0)
+        .set_range(0, 1 << 16)
+        .describe(
+            "Zero pixels added on every side before cropping: with rand_crop, "
+            "each instance is shifted by up to pad pixels.");
     UMBRA_DECLARE_FIELD(rand_crop).set_default(false).describe(
         "Crop at a random position instead of the centre.");
     UMBRA_DECLARE_FIELD(rand_mirror)
@@ -67,8 +78,8 @@ struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
 class InstanceTransform {
  public:
   // Throws DataError (with the key) when input_shape does not fit
-  // `source_shape` (other channel count, or larger height or width) or
-  // mean_value has the wrong length.
+  // `source_shape` padded (other channel count, or larger height or width)
+  // or mean_value has the wrong length.
   InstanceTransform(const AugmentIteratorParam& param,
                     const Shape<3>& source_shape, unsigned seed);
 
@@ -84,8 +95,8 @@ class InstanceTransform {
   void Skip() { DrawWindow(); }
 
  private:
-  // Where an instance's output window starts in its source, and whether it
-  // is mirrored.
+  // Where an instance's output window starts in its padded source, and
+  // whether it is mirrored.
   struct Window {
     index_t y0;
     index_t x0;

@@ -1,6 +1,8 @@
 #include "train/data/instance_transform.h"
 
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -143,6 +145,60 @@ TEST(InstanceTransformTest, MirrorReversesRows) {
   EXPECT_TRUE(saw_mirror);
 }
 
+// The instance inside a border of `pad` zeros, built directly.
+TensorContainer<cpu, 3, float> ZeroPadded(const Tensor<cpu, 3, float>& in,
+                                          index_t pad) {
+  TensorContainer<cpu, 3, float> padded(
+      Shape3(in.size(0), in.size(1) + 2 * pad, in.size(2) + 2 * pad), 0.0f);
+  for (index_t c = 0; c < in.size(0); ++c) {
+    for (index_t y = 0; y < in.size(1); ++y) {
+      for (index_t x = 0; x < in.size(2); ++x) {
+        padded[c][y + pad][x + pad] = in[c][y][x];
+      }
+    }
+  }
+  return padded;
+}
+
+TEST(InstanceTransformTest, PaddedRandomCropsShiftTheInstance) {
+  TestRng rng;
+  const index_t pad = rng.Int(1, 3);
+  const Shape<3> shape = Shape3(2, rng.Int(3, 7), rng.Int(3, 7));
+  auto in = RandomImage(shape, &rng);
+  const auto padded = ZeroPadded(in, pad);
+  // Without rand_crop the window is centred: the instance itself.
+  InstanceTransform centred(Param({{"pad", std::to_string(pad)}}), shape, 1);
+  TensorContainer<cpu, 3, float> out(shape);
+  centred.Apply(in, out);
+  EXPECT_TRUE(IsWindow(in, out, 0, 0, false, {0, 0}, 1.0f));
+
+  InstanceTransform shifted(Param({{"pad", std::to_string(pad)},
+                                   {"rand_crop", "1"},
+                                   {"rand_mirror", "1"},
+                                   {"mean_value", "7"},
+                                   {"divideby", "2"}}),
+                            shape, rng.Int(0, 1 << 30));
+  std::set<std::pair<index_t, index_t>> offsets;
+  for (int trial = 0; trial < 400; ++trial) {
+    shifted.Apply(in, out);
+    bool found = false;
+    for (index_t y = 0; y <= 2 * pad && !found; ++y) {
+      for (index_t x = 0; x <= 2 * pad && !found; ++x) {
+        for (bool mirror : {false, true}) {
+          if (IsWindow(padded, out, y, x, mirror, {7, 7}, 0.5f)) {
+            found = true;
+            offsets.insert({y, x});
+            break;
+          }
+        }
+      }
+    }
+    ASSERT_TRUE(found) << "trial " << trial
+                       << " is no window of the zero-padded input";
+  }
+  EXPECT_EQ(offsets.size(), size_t((2 * pad + 1) * (2 * pad + 1)));
+}
+
 TEST(InstanceTransformTest, ShapeAndMeanErrors) {
   EXPECT_THAT(DataErrorOf([] {
                 InstanceTransform(Param({{"input_shape", "1,28,28"}}),
@@ -165,7 +221,20 @@ TEST(InstanceTransformTest, ShapeAndMeanErrors) {
         InstanceTransform(Param({{"mean_value", "1,2"}}), Shape3(3, 8, 8), 0);
       }),
       HasSubstr("key 'mean_value': 2 values for 3 channels"));
+  // Padding makes room for a larger input_shape, up to its size.
+  EXPECT_EQ(InstanceTransform(Param({{"input_shape", "1,12,12"}, {"pad", "2"}}),
+                              Shape3(1, 8, 8), 0)
+                .output_shape(),
+            Shape3(1, 12, 12));
+  EXPECT_THAT(DataErrorOf([] {
+                InstanceTransform(
+                    Param({{"input_shape", "1,13,12"}, {"pad", "2"}}),
+                    Shape3(1, 8, 8), 0);
+              }),
+              HasSubstr("1,13,12 does not fit the data's instances of shape "
+                        "1,8,8 padded by 2"));
   EXPECT_THROW(Param({{"divideby", "0"}}), ParamError);
+  EXPECT_THROW(Param({{"pad", "-1"}}), ParamError);
 }
 
 }  // namespace
