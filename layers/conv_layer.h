@@ -106,6 +106,10 @@ class ConvolutionBase : public Layer<xpu, DType> {
 
   // The patch walk InferShapes settled on (for tests and tools).
   const ConvGeometry& geometry() const { return geom_; }
+  double ForwardMultiplyAdds() const override {
+    return double(this->in_shapes()[0][0]) * geom_.OutPixels() *
+           param_.nchannel * patch_per_group();
+  }
 
  protected:
   void SetParams(const ParamKwargs& kwargs) override {

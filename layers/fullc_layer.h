@@ -65,6 +65,10 @@ class FullConnectLayer : public Layer<xpu, DType> {
     }
     if (prop_grad) AsMatrix(this->in(0).grad) = dot(out_grad, Wmat());
   }
+  double ForwardMultiplyAdds() const override {
+    const Shape<4>& in = this->in_shapes()[0];
+    return double(in[0]) * in[3] * param_.nhidden;
+  }
 
  protected:
   void SetParams(const ParamKwargs& kwargs) override {

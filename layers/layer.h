@@ -234,6 +234,12 @@ class Layer {
   virtual double Loss() const {
     return std::numeric_limits<double>::quiet_NaN();
   }
+  // The multiply-adds of one Forward of a layer whose time is arithmetic
+  // (conv, fullc: matrix products, whose Backprop does as many for the
+  // weight gradient and again as many for the input gradient); 0 for a
+  // layer whose time is its memory traffic. For roofline figures
+  // (tools:time).
+  virtual double ForwardMultiplyAdds() const { return 0; }
 
  protected:
   // Reads the layer's own parameter struct(s) from `kwargs`, which holds

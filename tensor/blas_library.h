@@ -63,10 +63,10 @@ int NumThreads();
 // The file the library was loaded from; loads the library.
 std::string LibraryPath();
 
-// The OPENBLAS_CORETYPE umbra sets for this CPU when the user sets none: on
-// Intel CPUs "Cooperlake" with AVX512_BF16, "SkylakeX" with AVX-512F,
-// "Haswell" with AVX2 and FMA; otherwise "" (OpenBLAS's own detection, which
-// handles other vendors by family, is left alone).
+// The OPENBLAS_CORETYPE umbra sets for this CPU when the user sets none,
+// from its features whatever its vendor: "Cooperlake" with AVX512_BF16,
+// "SkylakeX" with AVX-512F, "Haswell" with AVX2 and FMA; otherwise ""
+// (OpenBLAS's own detection).
 const char* PreferredCoreType();
 
 }  // namespace blas

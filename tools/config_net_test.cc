@@ -96,6 +96,48 @@ TEST(LayerTimingTest, TimesEveryLayer) {
   EXPECT_NE(table.find("(medians of 3 iterations after 1 warm-up)"),
             std::string::npos)
       << table;
+  // The work, counted by hand: fc1 4 -> 3 on 2 rows reads the net's input,
+  // so its backward makes no input gradient; relu and softmax move their
+  // nodes (in place: read and written forward, then the gradient read, the
+  // data read and the input gradient written).
+  EXPECT_EQ(timing.layers[0].forward_flops, 2 * 2 * 4 * 3);
+  EXPECT_EQ(timing.layers[0].backward_flops, 2 * 2 * 4 * 3);
+  EXPECT_EQ(timing.layers[1].forward_flops, 0);
+  EXPECT_EQ(timing.layers[1].bytes, 4 * (2 * 6 + 2 * 6 + 6));
+  EXPECT_EQ(timing.layers[2].forward_flops, 2 * 2 * 3 * 2);
+  EXPECT_EQ(timing.layers[2].backward_flops, 2 * 2 * 2 * 3 * 2);
+  EXPECT_EQ(timing.layers[3].bytes, 4 * (2 * 4 + 2 * 4 + 4));
+}
+
+TEST(LayerTimingTest, SharesOfThePeak) {
+  NetTiming timing;
+  timing.layers = {{"conv1", "conv", 2.0, 4.0, 2e8, 4e8, 0},
+                   {"relu1", "relu", 1.0, 1.0, 0, 0, 1e7}};
+  timing.forward_ms = 3.0;
+  timing.backward_ms = 5.0;
+  timing.batch_size = 10;
+  CpuPeak peak;
+  peak.fma_gflops = 200;
+  peak.copy_gbytes = 10;
+  const std::string table = FormatNetTiming(timing, &peak);
+  // conv1: 6e8 FLOP in 6 ms = 100 GFLOP/s, half the peak; relu1: 1e7
+  // bytes in 2 ms = 5 GB/s, half the copy bandwidth; the pass: 6e8 FLOP
+  // in 8 ms = 75 GFLOP/s.
+  EXPECT_NE(table.find("conv1            conv                  2.000        "
+                       "4.000     100.0   50%\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("relu1            relu                  1.000        "
+                       "1.000                       5.0   50%\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("total (median pass)                    3.000        "
+                       "5.000      75.0   38%\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("1250 images/s, 60.0 MFLOP per image"),
+            std::string::npos)
+      << table;
 }
 
 TEST(LayerTimingTest, Median) {

@@ -1,5 +1,6 @@
 #include "tools/cpu_info.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -16,18 +17,41 @@ namespace umbra {
 namespace tools {
 namespace {
 
-std::string CpuModel() {
+// The value of the first "`field`\t: value" line of /proc/cpuinfo, or
+// `otherwise`.
+std::string CpuInfoField(const std::string& field,
+                         const std::string& otherwise) {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
-    if (absl::StartsWith(line, "model name")) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) {
-        return std::string(absl::StripAsciiWhitespace(line.substr(colon + 1)));
-      }
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos ||
+        absl::StripAsciiWhitespace(line.substr(0, colon)) != field) {
+      continue;
     }
+    return std::string(absl::StripAsciiWhitespace(line.substr(colon + 1)));
   }
-  return "unknown model";
+  return otherwise;
+}
+
+// "AMD EPYC (family 26, model 2)".
+std::string CpuModel() {
+  return absl::StrCat(CpuInfoField("model name", "unknown model"), " (family ",
+                      CpuInfoField("cpu family", "?"), ", model ",
+                      CpuInfoField("model", "?"), ")");
+}
+
+// Where OpenBLAS's kernels came from, when not from umbra's choice.
+std::string CoreTypeSource() {
+  const char* user = std::getenv("OPENBLAS_CORETYPE");
+  if (user == nullptr) return "";
+  const std::string preferred = blas::PreferredCoreType();
+  return absl::StrCat(
+      "; OPENBLAS_CORETYPE=", user, " in the environment",
+      preferred.empty() || absl::EqualsIgnoreCase(preferred, user)
+          ? std::string()
+          : absl::StrCat(", without which umbra picks ", preferred,
+                         " for this CPU"));
 }
 
 std::vector<std::string> RuntimeFeatures() {
@@ -40,6 +64,9 @@ std::vector<std::string> RuntimeFeatures() {
   if (__builtin_cpu_supports("avx2")) found.push_back("avx2");
   if (__builtin_cpu_supports("fma")) found.push_back("fma");
   if (__builtin_cpu_supports("avx512f")) found.push_back("avx512f");
+  if (__builtin_cpu_supports("avx512bw")) found.push_back("avx512bw");
+  if (__builtin_cpu_supports("avx512vl")) found.push_back("avx512vl");
+  if (__builtin_cpu_supports("avx512bf16")) found.push_back("avx512bf16");
 #endif
   return found;
 }
@@ -94,8 +121,9 @@ std::string DescribeCpu() {
       " (tensor packets: ", PacketName(), ")\n", "  threads: ", GetNumThreads(),
       " for tensor expressions (nthread = 0: one per core; ",
       std::thread::hardware_concurrency(), " online)\n",
-      "  matrix products: OpenBLAS, ", blas::CoreName(), " kernels, ",
-      blas::NumThreads(), " threads (", blas::LibraryPath(), ")\n");
+      "  matrix products: OpenBLAS, ", blas::CoreName(), " kernels",
+      CoreTypeSource(), ", ", blas::NumThreads(), " threads (",
+      blas::LibraryPath(), ")\n");
 }
 
 }  // namespace tools

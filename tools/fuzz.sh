@@ -68,7 +68,7 @@ for name in "${chosen[@]}"; do
   else
     failed=1
     echo "fuzz: $name FAILED after ${runs:-?} executions (exit $status); its log:"
-    grep -E '^(==|SUMMARY|.*ERROR|.*artifact_prefix|.*Test unit written)' "$log" | head -20
+    grep -E '^(==|SUMMARY|.*ERROR|.*runtime error|.*artifact_prefix|.*Test unit written)' "$log" | head -20
   fi
 done
 exit "$failed"

@@ -101,13 +101,15 @@ TEST(TimeTest, TimesEveryLayer) {
       "tools/time", {kMlp, "batch_size=8", "--iterations=3", "--warmup=0"});
   ASSERT_EQ(run.status, 0) << run.err;
   ExpectStartsAndContains(
-      run.out,
-      "config: train/configs/fashion_mnist_mlp.conf\n"
-      "device: cpu (",
-      {"\nlayer            type             forward ms  backward ms\n",
+      run.out, "CPU: ",
+      {"\n  matrix products: OpenBLAS, ", "\nFMA peak: ", " GFLOP/s (AVX",
+       "; copy: ",
+       "\nconfig: train/configs/fashion_mnist_mlp.conf\ndevice: cpu (",
+       "\nlayer            type             forward ms  backward ms   GFLOP/s "
+       " peak      GB/s  copy\n",
        "\nfc1              fullc          ", "\nrelu_1           relu    ",
        "\nsoftmax_5        softmax        ", "\ntotal (median pass)  ",
-       "per batch of 8, "});
+       "per batch of 8, ", " images/s, 1.0 MFLOP per image"});
 }
 
 // No machine has a gpu 99: a CUDA build says so, a build without CUDA how

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/cpu_peak.h"
 #include "train/net/network.h"
 
 namespace umbra {
@@ -33,6 +34,15 @@ struct LayerTiming {
   // Medians over the timed iterations, in milliseconds.
   double forward_ms = 0.0;
   double backward_ms = 0.0;
+  // Floating-point operations of a forward and a backward pass (2 per
+  // multiply-add; Layer::ForwardMultiplyAdds), 0 for a layer whose time is
+  // its memory traffic ...
+  double forward_flops = 0.0;
+  double backward_flops = 0.0;
+  // ... which is then at least these bytes, forward and backward together:
+  // its inputs read and outputs written, then the output gradients and
+  // inputs read and the input gradients written.
+  double bytes = 0.0;
 };
 
 struct NetTiming {
@@ -50,7 +60,11 @@ template <typename xpu>
 NetTiming TimeNet(train::BasicNetwork<xpu>* net, int iterations, int warmup);
 
 // The table: one line per layer, then the totals and images per second.
-std::string FormatNetTiming(const NetTiming& timing);
+// With the CPU's measured `peak`, also each layer's share of it: GFLOP/s
+// against the FMA peak for arithmetic layers, GB/s against the copy
+// bandwidth for the others.
+std::string FormatNetTiming(const NetTiming& timing,
+                            const CpuPeak* peak = nullptr);
 
 // The median of `values` (the mean of the middle two for an even count);
 // 0 for none.

@@ -108,8 +108,21 @@ NetTiming TimeNet(train::BasicNetwork<xpu>* net, int iterations, int warmup) {
   timing.warmup = warmup;
   timing.batch_size = static_cast<int>(batch);
   for (size_t i = 0; i < n; ++i) {
-    timing.layers.push_back({declarations[i].name, declarations[i].type,
-                             Median(forward[i]), Median(backward[i])});
+    LayerTiming layer{declarations[i].name, declarations[i].type,
+                      Median(forward[i]), Median(backward[i])};
+    const bool propagates = internal::PropagatesGradient(declarations[i]);
+    const double multiply_adds = layers[i]->ForwardMultiplyAdds();
+    layer.forward_flops = 2 * multiply_adds;
+    layer.backward_flops = 2 * multiply_adds * (propagates ? 2 : 1);
+    if (multiply_adds == 0) {
+      double in = 0, out = 0;
+      for (const Shape<4>& shape : layers[i]->in_shapes()) in += shape.Size();
+      for (const Shape<4>& shape : layers[i]->out_shapes()) {
+        out += shape.Size();
+      }
+      layer.bytes = sizeof(float) * (2 * in + 2 * out + (propagates ? in : 0));
+    }
+    timing.layers.push_back(layer);
   }
   timing.forward_ms = Median(forward_total);
   timing.backward_ms = Median(backward_total);

@@ -8,6 +8,8 @@
 #include "tensor/tensor.h"
 #include "tools/cli.h"
 #include "tools/config_net.h"
+#include "tools/cpu_info.h"
+#include "tools/cpu_peak.h"
 #include "tools/cuda_info.h"
 #include "tools/layer_timing.h"
 #include "train/device.h"
@@ -24,17 +26,19 @@ struct TimeOptions {
 };
 
 // Builds `checked`'s net on device xpu, described as `device`, times it and
-// prints the timing.
+// prints the timing; with the CPU's `peak`, each layer's share of it.
 template <typename xpu>
 void PrintTiming(const TimeOptions& options, const std::string& device,
-                 const train::CheckedConfig& checked) {
+                 const train::CheckedConfig& checked,
+                 const CpuPeak* peak = nullptr) {
   const train::NetWithoutDataOn<xpu> built =
       train::BuildNetWithoutDataOn<xpu>(checked);
   std::cout << "config: " << options.config_path << "\n"
             << "device: " << device << "; input "
             << train::ShapeText(built.net->input_shape()) << "\n\n"
-            << FormatNetTiming(TimeNet(built.net.get(), options.iterations,
-                                       options.warmup));
+            << FormatNetTiming(
+                   TimeNet(built.net.get(), options.iterations, options.warmup),
+                   peak);
 }
 
 int Time(const CommandLine& cli) {
@@ -60,10 +64,13 @@ int Time(const CommandLine& cli) {
     return 0;
   }
 #endif
+  // The ceilings first, on an idle pool.
+  const CpuPeak peak = MeasureCpuPeak();
+  std::cout << DescribeCpu() << FormatCpuPeak(peak);
   PrintTiming<cpu>(
       options,
       absl::StrCat(checked.param.dev, " (", GetNumThreads(), " threads)"),
-      checked);
+      checked, &peak);
   return 0;
 }
 
@@ -80,6 +87,10 @@ int main(int argc, char** argv) {
       "config must set batch_size and\ninput_shape. Build with -c opt for "
       "meaningful numbers, and with --config=cuda\nfor dev = gpu (the "
       "device is synchronised around every measurement).\n"
+      "On the CPU it measures the FMA peak and the copy bandwidth first and "
+      "gives each\nlayer's share of them: GFLOP/s of the peak for conv and "
+      "fullc, GB/s of the\ncopy bandwidth for the layers whose time is "
+      "their memory traffic.\n"
       "Example: bazel run -c opt //tools:time -- "
       "train/configs/fashion_mnist_lenet.conf --iterations=20",
       {{"iterations", "N", "timed passes (default 10)"},

@@ -278,7 +278,8 @@ Checkpoint ReadCheckpoint(const std::string& path) {
   // have a resume skip passes without end).
   const int64_t passes = checkpoint.rng().data_passes();
   if (checkpoint.round() < 0 || checkpoint.num_update() < 0 || passes < 0 ||
-      passes > checkpoint.round()) {
+      passes > checkpoint.round() || checkpoint.updater().round() < 0 ||
+      checkpoint.updater().num_update() < 0) {
     throw CheckpointError(
         absl::StrCat(prefix, "impossible progress (round ", checkpoint.round(),
                      ", ", checkpoint.num_update(), " updates, ", passes,
@@ -386,7 +387,8 @@ void ReadTensorProto(const TensorProto& proto, float* out, size_t count,
         absl::StrCat(what, " has ", proto.data().size(), " bytes; expected ",
                      count * sizeof(float), " (", count, " floats)"));
   }
-  std::memcpy(out, proto.data().data(), proto.data().size());
+  // An empty tensor may come with no memory at all (memcpy takes no null).
+  if (count > 0) std::memcpy(out, proto.data().data(), proto.data().size());
 }
 
 }  // namespace train
