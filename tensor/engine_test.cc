@@ -84,6 +84,39 @@ TEST(EngineTest, ChainerAloneNestedAndTypecast) {
   EXPECT_THROW(dst = repeat_rows(v, 5) + m, TensorError);
 }
 
+// Element-wise expressions on contiguous tensors run over the flat view
+// (packets across the ends of 7-wide rows); padded rows and chainers keep
+// the row walk. Either way, on any number of threads, every element is its
+// naive value.
+TEST(EngineTest, FlatAndRowWalksGiveTheNaiveValues) {
+  test::Rng rng;
+  const Shape<4> shape = Shape4(rng.Int(2, 6), rng.Int(2, 9), 7, 7);
+  for (bool padded : {false, true}) {
+    auto a = rng.Tensor<float>(shape, -2, 2, padded);
+    auto b = rng.Tensor<float>(shape, -2, 2, padded);
+    TensorContainer<cpu, 4, float> out(shape, padded);
+    const bool flat = FlatCheck<Tensor<cpu, 4, float>>::Check(a.view());
+    ASSERT_EQ(flat, !padded);
+    const index_t threshold = GetParallelThreshold();
+    SetParallelThreshold(1);
+    for (int threads : {1, 3}) {
+      SetNumThreads(threads);
+      out = F<op::relu_grad>(a.view()) * b.view() + 0.5f;
+      Tensor<cpu, 2, float> a2 = a.view().FlatTo2D(), b2 = b.view().FlatTo2D(),
+                            out2 = out.view().FlatTo2D();
+      for (index_t y = 0; y < out2.size(0); ++y) {
+        for (index_t x = 0; x < out2.size(1); ++x) {
+          ASSERT_EQ(out2[y][x], (a2[y][x] > 0 ? b2[y][x] : 0.0f) + 0.5f)
+              << "padded " << padded << ", " << threads << " threads, (" << y
+              << ", " << x << ")";
+        }
+      }
+    }
+    SetNumThreads(0);
+    SetParallelThreshold(threshold);
+  }
+}
+
 TEST(EngineTest, ExpInfoAndTypeCheck) {
   typedef Tensor<cpu, 2, float> T2;
   typedef Tensor<cpu, 3, float> T3;

@@ -359,6 +359,26 @@ class PacketPlan<UnaryMapExp<OP, TA, DType, etype>, DType, Arch> {
   PacketPlan<TA, DType, Arch> src_;
 };
 
+// Forwards to the chainer's own packet plan (a chainer has one when its
+// PacketCheck passes: see tensor/extension/broadcast.h).
+template <typename SubType, typename SrcExp, int dim, typename DType,
+          PacketArch Arch>
+class PacketPlan<MakeTensorExp<SubType, SrcExp, dim, DType>, DType, Arch> {
+ public:
+  explicit PacketPlan(const PacketPlan<SubType, DType, Arch>& src)
+      : src_(src) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    return src_.EvalPacket(y, x);
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const {
+    return src_.Eval(y, x);
+  }
+
+ private:
+  PacketPlan<SubType, DType, Arch> src_;
+};
+
 template <PacketArch Arch, int dim, typename DType>
 inline PacketPlan<Tensor<cpu, dim, DType>, DType, Arch> MakePacketPlan(
     const Tensor<cpu, dim, DType>& e) {
@@ -368,6 +388,13 @@ template <PacketArch Arch, typename DType>
 inline PacketPlan<ScalarExp<DType>, DType, Arch> MakePacketPlan(
     const ScalarExp<DType>& e) {
   return PacketPlan<ScalarExp<DType>, DType, Arch>(e.scalar_);
+}
+template <PacketArch Arch, typename SubType, typename SrcExp, int dim,
+          typename DType>
+inline PacketPlan<MakeTensorExp<SubType, SrcExp, dim, DType>, DType, Arch>
+MakePacketPlan(const MakeTensorExp<SubType, SrcExp, dim, DType>& e) {
+  return PacketPlan<MakeTensorExp<SubType, SrcExp, dim, DType>, DType, Arch>(
+      MakePacketPlan<Arch>(e.real_self()));
 }
 template <PacketArch Arch, typename OP, typename TA, typename TB,
           typename DType, int etype>
@@ -414,6 +441,11 @@ template <int dim, typename DType, PacketArch Arch>
 struct PacketCheck<Tensor<cpu, dim, DType>, Arch> {
   static constexpr bool kPass = PacketCheck<DType, Arch>::kPass;
 };
+template <typename SubType, typename SrcExp, int dim, typename DType,
+          PacketArch Arch>
+struct PacketCheck<MakeTensorExp<SubType, SrcExp, dim, DType>, Arch> {
+  static constexpr bool kPass = PacketCheck<SubType, Arch>::kPass;
+};
 template <typename OP, typename TA, typename DType, int etype, PacketArch Arch>
 struct PacketCheck<UnaryMapExp<OP, TA, DType, etype>, Arch> {
   static constexpr bool kPass = PacketCheck<TA, Arch>::kPass &&
@@ -458,6 +490,39 @@ template <int dim, typename OP, typename TA, typename DType, int etype,
 struct PacketAlignCheck<dim, UnaryMapExp<OP, TA, DType, etype>, Arch> {
   inline static bool Check(const UnaryMapExp<OP, TA, DType, etype>& t) {
     return PacketAlignCheck<dim, TA, Arch>::Check(t.src_.self());
+  }
+};
+
+// FlatCheck<E>::Check(e): e is element-wise only (tensors, scalars and
+// operators on them, no chainer) and every tensor of it is contiguous, so it
+// may be evaluated over the flat 1-D view of its destination: packets then
+// run across row ends, which matters for narrow rows (a 7x7 image has no
+// full packet in a row).
+template <typename E>
+struct FlatCheck {
+  inline static bool Check(const E& exp) { return false; }
+};
+template <typename DType>
+struct FlatCheck<ScalarExp<DType>> {
+  inline static bool Check(const ScalarExp<DType>& exp) { return true; }
+};
+template <int dim, typename DType>
+struct FlatCheck<Tensor<cpu, dim, DType>> {
+  inline static bool Check(const Tensor<cpu, dim, DType>& t) {
+    return t.CheckContiguous();
+  }
+};
+template <typename OP, typename TA, typename TB, typename DType, int etype>
+struct FlatCheck<BinaryMapExp<OP, TA, TB, DType, etype>> {
+  inline static bool Check(const BinaryMapExp<OP, TA, TB, DType, etype>& t) {
+    return FlatCheck<TA>::Check(t.lhs_.self()) &&
+           FlatCheck<TB>::Check(t.rhs_.self());
+  }
+};
+template <typename OP, typename TA, typename DType, int etype>
+struct FlatCheck<UnaryMapExp<OP, TA, DType, etype>> {
+  inline static bool Check(const UnaryMapExp<OP, TA, DType, etype>& t) {
+    return FlatCheck<TA>::Check(t.src_.self());
   }
 };
 

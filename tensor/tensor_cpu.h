@@ -1,8 +1,10 @@
 // The CPU backend of the expression engine: MapExpEngine<cpu>, MapPlan and
 // MapPacketPlan. Evaluates `dst <saver> exp` over the 2-D view of dst (rows
-// = product of leading dimensions, columns = last dimension), with SIMD
-// packets when PacketCheck passes and on all threads (threads.h) when the
-// destination has at least GetParallelThreshold() elements.
+// = product of leading dimensions, columns = last dimension), or over its
+// flat view when the expression is element-wise on contiguous tensors
+// (FlatCheck), with SIMD packets when PacketCheck passes and on all threads
+// (threads.h) when the destination has at least GetParallelThreshold()
+// elements.
 //
 // Work is split into contiguous ranges of the row-major element order whose
 // boundaries fall on packet boundaries within a row, so every element is
@@ -135,7 +137,11 @@ struct MapExpEngine<cpu> {
     constexpr packet::PacketArch kArch = UMBRA_DEFAULT_PACKET;
     if constexpr (std::is_same<R, Tensor<cpu, dim, DType>>::value &&
                   PacketCheck<E, kArch>::kPass) {
-      MapPacketPlan<Saver>(*dst, MakePacketPlan<kArch>(exp));
+      if (dim > 1 && dst->CheckContiguous() && FlatCheck<E>::Check(exp)) {
+        MapPacketPlan<Saver>(dst->FlatTo1D(), MakePacketPlan<kArch>(exp));
+      } else {
+        MapPacketPlan<Saver>(*dst, MakePacketPlan<kArch>(exp));
+      }
     } else {
       MapPlan<Saver>(dst, MakePlan(exp));
     }

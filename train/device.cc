@@ -71,11 +71,12 @@ void SetUpDevice(DeviceChoice device, int nthread, LocalRanks local) {
     nthread = std::max(
         1, static_cast<int>(std::thread::hardware_concurrency()) / local.size);
   }
-  SetNumThreads(nthread);
   // Flush denormal results and inputs to zero (FTZ and DAZ): optimiser
   // state such as Adam's second moment decays into denormals, which the
   // CPU handles many times slower, and training slows down round by round.
+  // Set before the pool starts: its threads inherit it.
   _mm_setcsr(_mm_getcsr() | 0x8040);
+  SetNumThreads(nthread);
 }
 
 }  // namespace train

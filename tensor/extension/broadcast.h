@@ -16,7 +16,10 @@
 #ifndef UMBRA_TENSOR_EXTENSION_BROADCAST_H_
 #define UMBRA_TENSOR_EXTENSION_BROADCAST_H_
 
+#include <type_traits>
+
 #include "tensor/expr_engine.h"
+#include "tensor/packet.h"
 
 namespace umbra {
 namespace expr {
@@ -62,6 +65,65 @@ inline Plan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType> MakePlan(
     const Broadcast1DExp<SrcExp, DType, dimdst, dimcast>& e) {
   return Plan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType>(e);
 }
+
+// With packets: along the last dimension the source's own packets; along
+// another one, one value per row of the 2-D view, looked up once per row
+// (MapPacketPlan walks rows in order, each thread with its own copy of the
+// plan), not with a division per element.
+template <typename SrcExp, typename DType, int dimdst, int dimcast,
+          PacketArch Arch>
+class PacketPlan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType, Arch> {
+ public:
+  explicit PacketPlan(const Broadcast1DExp<SrcExp, DType, dimdst, dimcast>& e)
+      : src_(MakePacketPlan<Arch>(e.src_)),
+        ystride_(e.shape_.ProdShape(dimcast + 1, dimdst - 1)),
+        length_(e.shape_[dimcast]) {}
+  UMBRA_CINLINE packet::Packet<DType, Arch> EvalPacket(index_t y,
+                                                       index_t x) const {
+    if constexpr (dimcast == dimdst - 1) {
+      return src_.EvalPacket(0, x);
+    } else {
+      return packet::Packet<DType, Arch>::Fill(RowValue(y));
+    }
+  }
+  UMBRA_CINLINE DType Eval(index_t y, index_t x) const {
+    if constexpr (dimcast == dimdst - 1) {
+      return src_.Eval(0, x);
+    } else {
+      return RowValue(y);
+    }
+  }
+
+ private:
+  DType RowValue(index_t y) const {
+    if (y != row_) {
+      row_ = y;
+      row_value_ = src_.Eval(0, (y / ystride_) % length_);
+    }
+    return row_value_;
+  }
+
+  PacketPlan<typename std::decay<typename ExpHolder<SrcExp>::type>::type, DType,
+             Arch>
+      src_;
+  index_t ystride_, length_;
+  mutable index_t row_ = -1;
+  mutable DType row_value_ = DType(0);
+};
+
+template <PacketArch Arch, typename SrcExp, typename DType, int dimdst,
+          int dimcast>
+inline PacketPlan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType, Arch>
+MakePacketPlan(const Broadcast1DExp<SrcExp, DType, dimdst, dimcast>& e) {
+  return PacketPlan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType,
+                    Arch>(e);
+}
+
+template <typename SrcExp, typename DType, int dimdst, int dimcast,
+          PacketArch Arch>
+struct PacketCheck<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, Arch> {
+  static constexpr bool kPass = PacketCheck<SrcExp, Arch>::kPass;
+};
 
 // broadcast<dimcast>(src, shape): the 1-D src (length shape[dimcast]) as a
 // tensor of `shape`, constant along every other dimension.

@@ -59,6 +59,35 @@ TYPED_TEST(BroadcastTest, BiasAddNestedInExpression) {
       ext_test::Tol<DType>()));
 }
 
+// Rows split between threads mid-row: each thread's packet plan finds the
+// value of every row it starts in, and the result is one thread's.
+TYPED_TEST(BroadcastTest, SplitOverThreadsAsOneThread) {
+  typedef TypeParam DType;
+  ext_test::Rng rng;
+  const Shape<3> shape = Shape3(rng.Int(5, 9), rng.Int(3, 17), rng.Int(9, 40));
+  auto x = rng.Tensor<DType>(shape);
+  auto scale = rng.Tensor<DType>(Shape1(shape[1]));
+  auto shift = rng.Tensor<DType>(Shape1(shape[2]));
+  TensorContainer<cpu, 3, DType> one(shape), many(shape);
+  const index_t threshold = GetParallelThreshold();
+  SetParallelThreshold(1);
+  SetNumThreads(1);
+  one = x * broadcast<1>(scale, shape) + broadcast<2>(shift, shape);
+  SetNumThreads(3);
+  many = x * broadcast<1>(scale, shape) + broadcast<2>(shift, shape);
+  SetNumThreads(0);
+  SetParallelThreshold(threshold);
+  EXPECT_TRUE(ext_test::AllNear(
+      many,
+      [&](const Idx& i) {
+        return ext_test::At(x.view(), i) * double(scale[i[1]]) +
+               double(shift[i[2]]);
+      },
+      ext_test::Tol<DType>()));
+  EXPECT_TRUE(ext_test::AllNear(
+      many, [&](const Idx& i) { return ext_test::At(one.view(), i); }, 0));
+}
+
 TYPED_TEST(BroadcastTest, ScalarAndRepmat) {
   typedef TypeParam DType;
   ext_test::Rng rng;
