@@ -23,10 +23,12 @@
 #define UMBRA_TENSOR_EXTENSION_REDUCE_H_
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "tensor/expr_engine.h"
 #include "tensor/extension/reshape.h"
+#include "tensor/packet.h"
 #include "tensor/tensor_core.h"
 #include "tensor/threads.h"
 
@@ -130,15 +132,58 @@ inline void MapReduceKeepLowest(Tensor<cpu, 1, DType>* dst, const E& src,
   });
 }
 
+namespace reduce_detail {
+
+// Whether rows of E are summed with packets.
+template <typename Reducer, typename E>
+constexpr bool kPacketSum = std::is_same<Reducer, red::sum>::value&&
+    expr::PacketCheck<E, UMBRA_DEFAULT_PACKET>::kPass;
+
+// The plan a reduction evaluates src with: the packet plan for a packet sum.
+template <typename Reducer, typename E>
+inline auto MakeReducePlan(const E& src) {
+  if constexpr (kPacketSum<Reducer, E>) {
+    return expr::MakePacketPlan<UMBRA_DEFAULT_PACKET>(src);
+  } else {
+    return expr::MakePlan(src);
+  }
+}
+
+// Reducer over row y's elements 0 .. last - 1: with packets for a sum (four
+// accumulators, so the additions are not one long chain, then the scalar
+// tail), else element by element. The same order whatever the threads.
+template <typename Reducer, typename DType, typename E, typename Plan>
+inline DType ReduceRow(const Plan& plan, index_t y, index_t last) {
+  DType row;
+  Reducer::SetInitValue(row);
+  index_t x = 0;
+  if constexpr (kPacketSum<Reducer, E>) {
+    typedef packet::Packet<DType, UMBRA_DEFAULT_PACKET> P;
+    const index_t k = P::kSize;
+    P acc[4] = {P::Fill(DType(0)), P::Fill(DType(0)), P::Fill(DType(0)),
+                P::Fill(DType(0))};
+    for (; x + 4 * k <= last; x += 4 * k) {
+      for (int j = 0; j < 4; ++j)
+        acc[j] = acc[j] + plan.EvalPacket(y, x + j * k);
+    }
+    for (; x + k <= last; x += k) acc[0] = acc[0] + plan.EvalPacket(y, x);
+    row = ((acc[0] + acc[1]) + (acc[2] + acc[3])).Sum();
+  }
+  for (; x < last; ++x) Reducer::Reduce(row, plan.Eval(y, x));
+  return row;
+}
+
+}  // namespace reduce_detail
+
 // dst[c] <SV> scale * Reducer over every element of src whose index along
 // dimkeep is c; src is viewed as (pre, channels, mid, last) with rows
-// (p * channels + c) * mid + m. Each row is reduced first, then the rows.
+// (p * channels + c) * mid + m. Each row is reduced first (with packets
+// for a sum), then the rows.
 template <typename SV, typename Reducer, typename DType, typename E, int dim>
 inline void MapReduceKeepHighDim(Tensor<cpu, 1, DType>* dst, const E& src,
                                  const Shape<dim>& sshape, int dimkeep,
                                  DType scale) {
-  using expr::MakePlan;
-  const auto plan_init = MakePlan(src);
+  const auto plan_init = reduce_detail::MakeReducePlan<Reducer>(src);
   const index_t pre = sshape.ProdShape(0, dimkeep);
   const index_t channels = sshape[dimkeep];
   const index_t mid = sshape.ProdShape(dimkeep + 1, dim - 1);
@@ -158,12 +203,8 @@ inline void MapReduceKeepHighDim(Tensor<cpu, 1, DType>* dst, const E& src,
       for (index_t p = 0; p < pre; ++p) {
         for (index_t m = 0; m < mid; ++m) {
           const index_t y = (p * channels + c) * mid + m;
-          DType row;
-          Reducer::SetInitValue(row);
-          for (index_t x = 0; x < last; ++x) {
-            Reducer::Reduce(row, plan.Eval(y, x));
-          }
-          Reducer::Reduce(res, row);
+          Reducer::Reduce(
+              res, reduce_detail::ReduceRow<Reducer, DType, E>(plan, y, last));
         }
       }
       SV::template Save<DType>(out[c], DType(res * scale));
