@@ -104,18 +104,47 @@ void CopyShiftedPlane(const ConvGeometry& g, index_t i, index_t j,
   }
 }
 
+// The adjoint of CopyShiftedPlane: adds the patch row of tap (i, j) into
+// image plane `img` when TapIsShiftedPlane(g), as one long shifted add. The
+// row's entries that fall outside the image (the padding: the columns a
+// block copy would take from a neighbouring input row) are first set to
+// zero, so that the add leaves those pixels as they were.
+template <typename DType>
+void AddShiftedPlane(const ConvGeometry& g, index_t i, index_t j, DType* row,
+                     DType* img) {
+  const index_t ow = g.out_width;
+  const index_t y_offset = i * g.dilate_y - g.pad_y;
+  const index_t x_offset = j * g.dilate_x - g.pad_x;
+  index_t lo, hi, oy0, oy1;
+  ValidRange(x_offset, 1, g.width, ow, &lo, &hi);
+  ValidRange(y_offset, 1, g.height, g.out_height, &oy0, &oy1);
+  if (lo == hi || oy0 == oy1) return;
+  for (index_t oy = oy0; oy < oy1; ++oy) {
+    DType* r = row + oy * ow;
+    for (index_t ox = 0; ox < lo; ++ox) r[ox] = DType(0);
+    for (index_t ox = hi; ox < ow; ++ox) r[ox] = DType(0);
+  }
+  const index_t shift = y_offset * g.width + x_offset;
+  const index_t first = oy0 * ow + lo, last = (oy1 - 1) * ow + hi;
+  AddRow(row + first, 1, last - first, img + first + shift);
+}
+
 // Copies (kAdd false) image plane `img` into the rows of its channel in the
 // patch matrix, or adds (kAdd true) those rows back into the plane.
 template <bool kAdd, typename DType>
 void WalkPlane(const ConvGeometry& g, index_t c, DType* img, DType* col,
                index_t ld) {
   const index_t oh = g.out_height, ow = g.out_width;
-  const bool shifted_plane = !kAdd && TapIsShiftedPlane(g);
+  const bool shifted_plane = TapIsShiftedPlane(g);
   for (index_t i = 0; i < g.kernel_y; ++i) {
     for (index_t j = 0; j < g.kernel_x; ++j) {
       DType* rows = col + ((c * g.kernel_y + i) * g.kernel_x + j) * ld;
       if (shifted_plane) {
-        CopyShiftedPlane(g, i, j, img, rows);
+        if (kAdd) {
+          AddShiftedPlane(g, i, j, rows, img);
+        } else {
+          CopyShiftedPlane(g, i, j, img, rows);
+        }
         continue;
       }
       const index_t x0 = j * g.dilate_x - g.pad_x;

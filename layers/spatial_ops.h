@@ -48,7 +48,8 @@ void Im2Col(const ConvGeometry& g, Tensor<cpu, 4, DType> images,
             Tensor<cpu, 2, DType> col);
 
 // images = the adjoint of Im2Col: every pixel is the sum of the entries of
-// col that Im2Col would copy it to.
+// col that Im2Col would copy it to. col is scratch: its entries that Im2Col
+// would fill with padding may be set to zero.
 template <typename DType>
 void Col2Im(const ConvGeometry& g, Tensor<cpu, 2, DType> col,
             Tensor<cpu, 4, DType> images);
