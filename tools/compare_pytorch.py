@@ -82,7 +82,8 @@ NETS = {
     "lenet": {"config": "train/configs/fashion_mnist_lenet.conf",
               "eta": 0.03, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
     "resnet": {"config": "train/configs/fashion_mnist_resnet.conf",
-               "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
+               "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 20,
+               "pad": 2},
 }
 
 
@@ -114,6 +115,23 @@ def load_fashion_mnist(torch, flat):
     x = x.reshape(n, rows * cols) if flat else x.reshape(n, 1, rows, cols)
     y = np.frombuffer(labels, dtype=np.uint8).astype(np.int64)
     return torch.from_numpy(x.copy()), torch.from_numpy(y.copy())
+
+
+def shift_and_mirror(torch, xb, pad):
+    """The config's augmentation, batched: each image zero-padded by `pad`,
+    cropped back at a random offset (rand_crop) and mirrored with
+    probability 1/2 (rand_mirror), as umbra's InstanceTransform."""
+    n, _, h, w = xb.shape
+    padded = torch.nn.functional.pad(xb, (pad, pad, pad, pad))
+    dy = torch.randint(0, 2 * pad + 1, (n, 1, 1))
+    dx = torch.randint(0, 2 * pad + 1, (n, 1, 1))
+    rows = (dy + torch.arange(h).view(1, h, 1)).expand(n, h, w)
+    cols = (dx + torch.arange(w).view(1, 1, w)).expand(n, h, w)
+    mirror = torch.rand(n, 1, 1) < 0.5
+    cols = torch.where(mirror, dx + (w - 1) - torch.arange(w).view(1, 1, w),
+                       cols)
+    images = torch.arange(n).view(n, 1, 1).expand(n, h, w)
+    return padded[images, 0, rows, cols].unsqueeze(1)
 
 
 def resnet(torch):
@@ -216,6 +234,8 @@ def worker(args):
             if real < BATCH_SIZE:  # round_batch = 1
                 idx = torch.cat([idx, torch.randperm(n)[:BATCH_SIZE - real]])
             xb = x.index_select(0, idx)
+            if "pad" in spec:
+                xb = shift_and_mirror(torch, xb, spec["pad"])
             yb = y.index_select(0, idx)
             out = model(xb)
             loss = loss_fn(out, yb)
