@@ -25,8 +25,10 @@
 #define UMBRA_LAYERS_BATCH_NORM_LAYER_H_
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "layers/batch_norm_cpu.h"
 #include "layers/channel_ops.h"
 #include "layers/layer.h"
 #include "layers/weight_param.h"
@@ -89,13 +91,61 @@ class BatchNormLayer : public Layer<xpu, DType> {
   void Forward(bool is_train) override {
     const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
     Tensor<xpu, 3, DType> out = ChannelView(this->out(0).data);
+    trained_ = is_train && !param_.use_global_stats;
+    if constexpr (std::is_same<xpu, cpu>::value) {
+      ForwardOnCpu(in, out);
+    } else {
+      ForwardWithExpressions(in, out);
+    }
+  }
+
+  void Backprop(bool prop_grad) override {
+    const Tensor<xpu, 3, DType> grad = ChannelView(this->out(0).grad);
+    const Shape<3> shape = grad.shape_;
+    if constexpr (std::is_same<xpu, cpu>::value) {
+      ChannelGradientSums(grad, xhat_.view(), sum_grad_.view(),
+                          sum_grad_xhat_.view());
+    } else {
+      sum_grad_ = sumall_except_dim<1>(grad);
+      sum_grad_xhat_ = sumall_except_dim<1>(grad * xhat_);
+    }
+    Tensor<xpu, 1, DType> gamma_grad = this->gradient(gamma_);
+    Tensor<xpu, 1, DType> beta_grad = this->gradient(beta_);
+    gamma_grad += sum_grad_xhat_;
+    beta_grad += sum_grad_;
+    if (!prop_grad) return;
+    const Tensor<xpu, 1, DType> gamma = this->weight(gamma_);
+    Tensor<xpu, 3, DType> in_grad = ChannelView(this->in(0).grad);
+    gain_ = gamma * inv_std_;
+    if (trained_) {
+      // dx = gamma / std * (g - mean(g) - xhat * mean(g * xhat)), the means
+      // over the rows the statistics came from (the gradients of gamma and
+      // beta above keep this rank's sums: the trainer sums them).
+      if (Synced()) {
+        this->context().rank_sum->SumInPlace(sum_grad_);
+        this->context().rank_sum->SumInPlace(sum_grad_xhat_);
+      }
+      const DType scale = DType(1) / DType(StatisticsCount(shape));
+      sum_grad_ = sum_grad_ * scalar(scale);
+      sum_grad_xhat_ = sum_grad_xhat_ * scalar(scale);
+      in_grad = broadcast<1>(gain_, shape) *
+                (grad - broadcast<1>(sum_grad_, shape) -
+                 xhat_ * broadcast<1>(sum_grad_xhat_, shape));
+    } else {
+      in_grad = broadcast<1>(gain_, shape) * grad;
+    }
+  }
+
+ protected:
+  // Forward on any device, in the expression layer's passes.
+  void ForwardWithExpressions(Tensor<xpu, 3, DType> in,
+                              Tensor<xpu, 3, DType> out) {
     const Shape<3> shape = in.shape_;
     const Tensor<xpu, 1, DType> gamma = this->weight(gamma_);
     const Tensor<xpu, 1, DType> beta = this->weight(beta_);
     Tensor<xpu, 1, DType> moving_mean = this->state(moving_mean_);
     Tensor<xpu, 1, DType> moving_var = this->state(moving_var_);
     const DType eps = DType(param_.eps);
-    trained_ = is_train && !param_.use_global_stats;
     if (trained_) {
       const DType scale = DType(1) / DType(StatisticsCount(shape));
       if (Synced()) {
@@ -125,39 +175,35 @@ class BatchNormLayer : public Layer<xpu, DType> {
     out = xhat_ * broadcast<1>(gamma, shape) + broadcast<1>(beta, shape);
   }
 
-  void Backprop(bool prop_grad) override {
-    const Tensor<xpu, 3, DType> grad = ChannelView(this->out(0).grad);
-    const Shape<3> shape = grad.shape_;
-    sum_grad_ = sumall_except_dim<1>(grad);
-    sum_grad_xhat_ = sumall_except_dim<1>(grad * xhat_);
-    Tensor<xpu, 1, DType> gamma_grad = this->gradient(gamma_);
-    Tensor<xpu, 1, DType> beta_grad = this->gradient(beta_);
-    gamma_grad += sum_grad_xhat_;
-    beta_grad += sum_grad_;
-    if (!prop_grad) return;
-    const Tensor<xpu, 1, DType> gamma = this->weight(gamma_);
-    Tensor<xpu, 3, DType> in_grad = ChannelView(this->in(0).grad);
-    gain_ = gamma * inv_std_;
+  // Forward with the fused passes of batch_norm_cpu.h: the statistics (summed
+  // over the ranks between the passes when synced), then xhat and out in
+  // one pass.
+  void ForwardOnCpu(Tensor<cpu, 3, DType> in, Tensor<cpu, 3, DType> out) {
+    const DType eps = DType(param_.eps);
+    Tensor<cpu, 1, DType> moving_mean = this->state(moving_mean_);
+    Tensor<cpu, 1, DType> moving_var = this->state(moving_var_);
+    Tensor<cpu, 1, DType> mean = moving_mean;
     if (trained_) {
-      // dx = gamma / std * (g - mean(g) - xhat * mean(g * xhat)), the means
-      // over the rows the statistics came from (the gradients of gamma and
-      // beta above keep this rank's sums: the trainer sums them).
-      if (Synced()) {
-        this->context().rank_sum->SumInPlace(sum_grad_);
-        this->context().rank_sum->SumInPlace(sum_grad_xhat_);
-      }
-      const DType scale = DType(1) / DType(StatisticsCount(shape));
-      sum_grad_ = sum_grad_ * scalar(scale);
-      sum_grad_xhat_ = sum_grad_xhat_ * scalar(scale);
-      in_grad = broadcast<1>(gain_, shape) *
-                (grad - broadcast<1>(sum_grad_, shape) -
-                 xhat_ * broadcast<1>(sum_grad_xhat_, shape));
+      const DType scale = DType(1) / DType(StatisticsCount(in.shape_));
+      ChannelSums(in, mean_.view());
+      if (Synced()) this->context().rank_sum->SumInPlace(mean_);
+      mean_ *= scale;
+      ChannelSquaredDeviations(in, mean_.view(), var_.view());
+      if (Synced()) this->context().rank_sum->SumInPlace(var_);
+      var_ *= scale;
+      inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
+      const DType keep = DType(param_.bn_momentum);
+      moving_mean =
+          moving_mean * scalar(keep) + mean_ * scalar(DType(1) - keep);
+      moving_var = moving_var * scalar(keep) + var_ * scalar(DType(1) - keep);
+      mean = mean_.view();
     } else {
-      in_grad = broadcast<1>(gain_, shape) * grad;
+      inv_std_ = F<::umbra::op::rsqrt>(moving_var + scalar(eps));
     }
+    NormalizeChannels(in, mean, inv_std_.view(), this->weight(gamma_),
+                      this->weight(beta_), xhat_.view(), out);
   }
 
- protected:
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
   }

@@ -50,8 +50,15 @@ class FullConnectLayer : public Layer<xpu, DType> {
   void Forward(bool is_train) override {
     Tensor<xpu, 2, DType> in = AsMatrix(this->in(0).data);
     Tensor<xpu, 2, DType> out = AsMatrix(this->out(0).data);
-    out = dot(in, Wmat().T());
-    if (!param_.no_bias) out += dot(ones_.T(), this->weight(bias_));
+    if (param_.no_bias) {
+      out = dot(in, Wmat().T());
+    } else {
+      // The bias rows first, then the product added to them (beta = 1): a
+      // pass that writes out, where a product with a ones column would read
+      // and write it.
+      out = repmat(this->weight(bias_), out.size(0));
+      out += dot(in, Wmat().T());
+    }
   }
   void Backprop(bool prop_grad) override {
     Tensor<xpu, 2, DType> in = AsMatrix(this->in(0).data);

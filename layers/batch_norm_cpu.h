@@ -1,0 +1,48 @@
+// batch_norm's passes over memory on the CPU, on a (batch, channels, inner)
+// view whose planes (n, c) are `inner` contiguous elements: each pass reads
+// every plane once with packets, on the thread pool. A channel's sum adds its
+// planes' sums in batch order, so results do not depend on the thread count.
+// The layer's expressions (any device) take twice as many passes: these fuse
+// the centring, scaling and affine steps and the two gradient sums.
+//
+// Example (a training step's forward):
+//   ChannelSums(x, sums);                        // then mean = sums / count
+//   ChannelSquaredDeviations(x, mean, sums);     // then var = sums / count
+//   NormalizeChannels(x, mean, inv_std, gamma, beta, xhat, out);
+#ifndef UMBRA_LAYERS_BATCH_NORM_CPU_H_
+#define UMBRA_LAYERS_BATCH_NORM_CPU_H_
+
+#include "tensor/tensor.h"
+
+namespace umbra {
+namespace layers {
+
+// sums[c] = the sum of x[n][c][s] over n and s.
+template <typename DType>
+void ChannelSums(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> sums);
+
+// sums[c] = the sum of (x[n][c][s] - mean[c])^2 over n and s.
+template <typename DType>
+void ChannelSquaredDeviations(Tensor<cpu, 3, DType> x,
+                              Tensor<cpu, 1, DType> mean,
+                              Tensor<cpu, 1, DType> sums);
+
+// xhat = (x - mean[c]) * inv_std[c] and out = xhat * gamma[c] + beta[c], in
+// one pass; out may be x.
+template <typename DType>
+void NormalizeChannels(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
+                       Tensor<cpu, 1, DType> inv_std,
+                       Tensor<cpu, 1, DType> gamma, Tensor<cpu, 1, DType> beta,
+                       Tensor<cpu, 3, DType> xhat, Tensor<cpu, 3, DType> out);
+
+// sum_grad[c] = the sum of grad over n and s, and sum_grad_xhat[c] that of
+// grad * xhat, in one pass.
+template <typename DType>
+void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
+                         Tensor<cpu, 1, DType> sum_grad,
+                         Tensor<cpu, 1, DType> sum_grad_xhat);
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_BATCH_NORM_CPU_H_
