@@ -167,7 +167,9 @@ TEST(EditDistanceTest, ClosestMatchesClosestFirstThenInOrder) {
     ASSERT_LE(five.size(), 5u);
     const std::optional<std::string> best = ClosestMatch(word, candidates);
     ASSERT_EQ(five.empty(), !best.has_value()) << word;
-    if (best) ASSERT_EQ(five.front(), *best) << word;
+    if (best) {
+      ASSERT_EQ(five.front(), *best) << word;
+    }
   }
 }
 
