@@ -213,9 +213,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
     const index_t channels = NumChannels(in_shapes[0]);
     gamma_ =
         this->DeclareWeight("gamma", TShape{channels}, WeightFill::kConstant,
-                            channels, channels, DType(param_.init_slope));
-    beta_ = this->DeclareWeight("beta", TShape{channels}, WeightFill::kBias,
-                                channels, channels);
+                            {}, DType(param_.init_slope));
+    beta_ = this->DeclareWeight("beta", TShape{channels}, WeightFill::kBias);
     moving_mean_ =
         this->DeclareState("moving_mean", TShape{channels}, DType(0));
     moving_var_ = this->DeclareState("moving_var", TShape{channels}, DType(1));

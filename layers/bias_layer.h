@@ -46,8 +46,7 @@ class BiasLayer : public Layer<xpu, DType> {
                                       size_t num_outputs) override {
     this->RequireArity(in_shapes, num_outputs, 1, 1);
     const index_t channels = NumChannels(in_shapes[0]);
-    bias_ =
-        this->DeclareWeight("bias", TShape{channels}, WeightFill::kBias, 1, 1);
+    bias_ = this->DeclareWeight("bias", TShape{channels}, WeightFill::kBias);
     return in_shapes;
   }
 

@@ -162,10 +162,10 @@ class ConvolutionBase : public Layer<xpu, DType> {
     const index_t taps = g.kernel_y * g.kernel_x;
     wmat_ = this->DeclareWeight(
         "wmat", TShape{nchannel, g.channels / ngroup(), g.kernel_y, g.kernel_x},
-        WeightFill::kRandom, patch_per_group(), out_per_group() * taps);
+        WeightFill::kRandom,
+        ConvolutionFans(g.channels, nchannel, ngroup(), taps));
     if (!param_.no_bias) {
-      bias_ = this->DeclareWeight("bias", TShape{nchannel}, WeightFill::kBias,
-                                  patch_per_group(), out_per_group() * taps);
+      bias_ = this->DeclareWeight("bias", TShape{nchannel}, WeightFill::kBias);
     }
     return {Shape4(s[0], nchannel, g.out_height, g.out_width)};
   }

@@ -91,11 +91,11 @@ class FullConnectLayer : public Layer<xpu, DType> {
                        "before it");
     }
     const index_t width = s[3], nhidden = param_.nhidden;
-    wmat_ = this->DeclareWeight("wmat", TShape{nhidden, width},
-                                WeightFill::kRandom, width, nhidden);
+    wmat_ =
+        this->DeclareWeight("wmat", TShape{nhidden, width}, WeightFill::kRandom,
+                            FullyConnectedFans(width, nhidden));
     if (!param_.no_bias) {
-      bias_ = this->DeclareWeight("bias", TShape{nhidden}, WeightFill::kBias,
-                                  width, nhidden);
+      bias_ = this->DeclareWeight("bias", TShape{nhidden}, WeightFill::kBias);
     }
     return {Shape4(s[0], 1, 1, nhidden)};
   }

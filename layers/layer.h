@@ -255,7 +255,7 @@ class Layer {
   // Declares (or, with the same shape, keeps) the weight `tag`; returns its
   // index for weight()/gradient(), which hold the weight from Setup on.
   size_t DeclareWeight(const std::string& tag, const TShape& shape,
-                       WeightFill fill, index_t fan_in, index_t fan_out,
+                       WeightFill fill, const WeightFans& fans = {},
                        DType constant = DType(0));
   // Declares (or, with the same shape, keeps) the state `tag`, filled with
   // `initial` when allocated and by InitWeights; returns its index for
@@ -309,8 +309,7 @@ class Layer {
     std::string tag;
     TShape shape;
     WeightFill fill;
-    index_t fan_in;
-    index_t fan_out;
+    WeightFans fans;
     DType constant;
     std::shared_ptr<WeightStorage> storage = std::make_shared<WeightStorage>();
     // Whether the storage is another layer's (ShareWeightsOf).

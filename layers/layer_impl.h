@@ -201,8 +201,8 @@ void Layer<xpu, DType>::InitWeights(Random<xpu, DType>* rnd) {
   AllocateWeights();
   for (const auto& slot : weights_) {
     if (slot->shared) continue;
-    InitWeight(slot->fill, settings(slot->tag), slot->fan_in, slot->fan_out,
-               slot->constant, rnd, slot->storage->data.view());
+    InitWeight(slot->fill, settings(slot->tag), slot->fans, slot->constant, rnd,
+               slot->storage->data.view());
     slot->storage->grad = DType(0);
   }
   for (const auto& slot : states_) slot->data = slot->initial;
@@ -290,7 +290,7 @@ void Layer<xpu, DType>::ShareWeightsOf(const Layer& primary) {
 template <typename xpu, typename DType>
 size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
                                         const TShape& shape, WeightFill fill,
-                                        index_t fan_in, index_t fan_out,
+                                        const WeightFans& fans,
                                         DType constant) {
   if (settings_.count(tag) == 0) {
     Fail("declares weight '" + tag +
@@ -306,8 +306,7 @@ size_t Layer<xpu, DType>::DeclareWeight(const std::string& tag,
   WeightSlot& slot = *weights_[index];
   slot.tag = tag;
   slot.fill = fill;
-  slot.fan_in = fan_in;
-  slot.fan_out = fan_out;
+  slot.fans = fans;
   slot.constant = constant;
   if (slot.shared && !(slot.shape == shape)) {
     std::ostringstream os;

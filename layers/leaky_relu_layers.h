@@ -81,7 +81,7 @@ class PReluLayer : public Layer<xpu, DType> {
     const WeightFill fill = param_.random_slope != 0
                                 ? WeightFill::kUniformTimesConstant
                                 : WeightFill::kConstant;
-    slope_ = this->DeclareWeight("slope", TShape{channels}, fill, 1, 1,
+    slope_ = this->DeclareWeight("slope", TShape{channels}, fill, {},
                                  DType(param_.init_slope));
     return in_shapes;
   }

@@ -46,6 +46,7 @@ struct LossParam : public Parameter<LossParam> {
   float grad_scale;
   std::string target;
   std::optional<int> batch_size;
+  int update_period;
   UMBRA_DECLARE_PARAMETER(LossParam) {
     UMBRA_DECLARE_FIELD(grad_scale)
         .set_default(1.0f)
@@ -58,6 +59,12 @@ struct LossParam : public Parameter<LossParam> {
         .describe(
             "The gradient is divided by this; None: the input's batch. Set "
             "it to the global batch when a batch is split over devices.");
+    UMBRA_DECLARE_FIELD(update_period)
+        .set_default(1)
+        .set_lower_bound(1)
+        .describe(
+            "Batches per update (the trainer's update_period, which cxxnet "
+            "also read here): the gradient is divided by it as well.");
   }
 };
 
@@ -82,7 +89,8 @@ class LossLayer : public Layer<xpu, DType> {
     const Tensor<xpu, 2, DType>& label = *LabelField(true);
     Tensor<xpu, 2, DType> grad = AsMatrix(this->in(0).grad);
     Gradient(AsMatrix(this->out(0).data), label, grad);
-    grad *= DType(loss_param_.grad_scale / GradientBatch());
+    grad *= DType(loss_param_.grad_scale /
+                  (GradientBatch() * loss_param_.update_period));
   }
 
  protected:

@@ -5,11 +5,12 @@
 // Example:
 //
 //   TensorContainer<cpu, 2> wmat(Shape2(500, 784), false);
-//   InitWeight(WeightFill::kRandom, settings, /*fan_in=*/784,
-//              /*fan_out=*/500, /*constant=*/0, &rnd, wmat.FlatTo1D());
+//   InitWeight(WeightFill::kRandom, settings, FullyConnectedFans(784, 500),
+//              /*constant=*/0, &rnd, wmat.FlatTo1D());
 #ifndef UMBRA_LAYERS_WEIGHT_INIT_H_
 #define UMBRA_LAYERS_WEIGHT_INIT_H_
 
+#include <algorithm>
 #include <cmath>
 
 #include "layers/weight_param.h"
@@ -30,12 +31,34 @@ enum class WeightFill {
   kUniformTimesConstant,
 };
 
-// Fills `weight` (any shape, as a flat tensor). fan_in and fan_out are the
-// numbers of inputs and outputs each weight connects (for a fully connected
-// layer: input width and nhidden).
+// The unit counts that the random fills read, as cxxnet's RandInitWeight
+// (layer/param.h) takes them from each layer.
+struct WeightFans {
+  // Inputs summed into one output: a fully connected layer's input width;
+  // a convolution's input channels per group times the kernel taps.
+  index_t in = 1;
+  // Outputs of one group: nhidden; a convolution's nchannel / ngroup (cxxnet
+  // leaves the taps out).
+  index_t out = 1;
+  // Outputs one input reaches, counted as cxxnet's kaiming (and PyTorch's
+  // fan_out) counts them: nhidden; a convolution's nchannel times taps.
+  index_t reach = 1;
+};
+
+inline WeightFans FullyConnectedFans(index_t width, index_t nhidden) {
+  return {width, nhidden, nhidden};
+}
+
+inline WeightFans ConvolutionFans(index_t channels, index_t nchannel,
+                                  index_t ngroup, index_t taps) {
+  return {channels / ngroup * taps, nchannel / ngroup, nchannel * taps};
+}
+
+// Fills `weight` (any shape, as a flat tensor); random fills by
+// settings.random_type from `fans`.
 template <typename xpu, typename DType>
 inline void InitWeight(WeightFill fill, const WeightParam& settings,
-                       index_t fan_in, index_t fan_out, DType constant,
+                       const WeightFans& fans, DType constant,
                        Random<xpu, DType>* rnd, Tensor<xpu, 1, DType> weight) {
   if (fill == WeightFill::kBias) {
     weight = DType(settings.init_bias);
@@ -51,7 +74,7 @@ inline void InitWeight(WeightFill fill, const WeightParam& settings,
     return;
   }
   const double xavier =
-      std::sqrt(6.0 / double(fan_in + fan_out > 0 ? fan_in + fan_out : 1));
+      std::sqrt(3.0 / double(std::max<index_t>(fans.in + fans.out, 1)));
   switch (settings.random_type) {
     case kGaussian:
       rnd->SampleGaussian(&weight, DType(0), DType(settings.init_sigma));
@@ -61,13 +84,21 @@ inline void InitWeight(WeightFill fill, const WeightParam& settings,
       rnd->SampleUniform(&weight, DType(-a), DType(a));
       break;
     }
-    case kXavier:
-      rnd->SampleUniform(&weight, DType(-xavier), DType(xavier));
+    case kXavier: {
+      // cxxnet's xavier is its uniform: init_uniform sets the range too.
+      const double a = settings.init_uniform ? *settings.init_uniform : xavier;
+      rnd->SampleUniform(&weight, DType(-a), DType(a));
       break;
+    }
     case kKaiming:
       rnd->SampleGaussian(
           &weight, DType(0),
-          DType(std::sqrt(2.0 / double(fan_in > 0 ? fan_in : 1))));
+          DType(std::sqrt(2.0 / double(std::max<index_t>(fans.reach, 1)))));
+      break;
+    case kHe:
+      rnd->SampleGaussian(
+          &weight, DType(0),
+          DType(std::sqrt(2.0 / double(std::max<index_t>(fans.in, 1)))));
       break;
   }
 }

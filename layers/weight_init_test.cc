@@ -30,41 +30,92 @@ Moments Measure(Tensor<cpu, 1, double> t) {
   return m;
 }
 
-Moments Draw(const ParamKwargs& kwargs, index_t fan_in, index_t fan_out) {
+Moments Draw(const ParamKwargs& kwargs, const WeightFans& fans) {
   WeightParam settings;
   settings.Init(kwargs);
   Random<cpu, double> rnd(7);
   TensorContainer<cpu, 1, double> w(Shape1(40000), false);
-  InitWeight(WeightFill::kRandom, settings, fan_in, fan_out, 0.0, &rnd,
-             w.view());
+  InitWeight(WeightFill::kRandom, settings, fans, 0.0, &rnd, w.view());
   return Measure(w.view());
 }
 
+// A range U(-a, a): every draw inside, the extremes near a.
+void ExpectUniformRange(const Moments& m, double a) {
+  EXPECT_LE(m.max_abs, a);
+  EXPECT_GT(m.max_abs, 0.999 * a);
+  EXPECT_NEAR(m.sd, a / std::sqrt(3.0), 0.01 * a);
+}
+
 TEST(WeightInitTest, Gaussian) {
-  const Moments m = Draw({{"init_sigma", "0.2"}}, 10, 10);
+  const Moments m = Draw({{"init_sigma", "0.2"}}, {});
   EXPECT_NEAR(m.mean, 0, 0.005);
   EXPECT_NEAR(m.sd, 0.2, 0.005);
 }
 
-TEST(WeightInitTest, UniformWithAndWithoutRange) {
-  Moments m = Draw({{"random_type", "uniform"}, {"init_uniform", "0.3"}}, 1, 1);
-  EXPECT_LE(m.max_abs, 0.3);
-  EXPECT_NEAR(m.sd, 0.3 / std::sqrt(3.0), 0.005);
-  m = Draw({{"random_type", "uniform"}}, 100, 50);  // the xavier range
-  EXPECT_LE(m.max_abs, std::sqrt(6.0 / 150));
-  EXPECT_GT(m.max_abs, 0.99 * std::sqrt(6.0 / 150));
+// cxxnet's values, worked by hand from layer/param.h's RandInitWeight with
+// the fans that its fullc and conv layers pass.
+TEST(WeightInitTest, FansAreCxxnets) {
+  const WeightFans fc = FullyConnectedFans(784, 100);
+  EXPECT_EQ(fc.in, 784u);
+  EXPECT_EQ(fc.out, 100u);
+  EXPECT_EQ(fc.reach, 100u);
+  // 64 input channels, 32 outputs in 4 groups, 3x3 kernel.
+  const WeightFans conv = ConvolutionFans(64, 32, 4, 9);
+  EXPECT_EQ(conv.in, 16u * 9);
+  EXPECT_EQ(conv.out, 8u);
+  EXPECT_EQ(conv.reach, 32u * 9);
 }
 
-TEST(WeightInitTest, Xavier) {
-  const Moments m = Draw({{"random_type", "xavier"}}, 300, 100);
-  const double a = std::sqrt(6.0 / 400);
-  EXPECT_LE(m.max_abs, a);
-  EXPECT_NEAR(m.sd, a / std::sqrt(3.0), 0.002);
+TEST(WeightInitTest, XavierAndUniformAreCxxnetsRange) {
+  // fullc 784 -> 100: sqrt(3 / 884).
+  for (const char* type : {"xavier", "uniform"}) {
+    ExpectUniformRange(
+        Draw({{"random_type", type}}, FullyConnectedFans(784, 100)), 0.0582552);
+  }
+  // conv of 1 channel, 3x3, 32 outputs: sqrt(3 / (9 + 32)).
+  ExpectUniformRange(
+      Draw({{"random_type", "xavier"}}, ConvolutionFans(1, 32, 1, 9)),
+      0.2705009);
+  // init_uniform sets the range of both, as in cxxnet.
+  for (const char* type : {"xavier", "uniform"}) {
+    ExpectUniformRange(Draw({{"random_type", type}, {"init_uniform", "0.3"}},
+                            FullyConnectedFans(784, 100)),
+                       0.3);
+  }
 }
 
-TEST(WeightInitTest, Kaiming) {
-  const Moments m = Draw({{"random_type", "kaiming"}}, 50, 7);
-  EXPECT_NEAR(m.sd, std::sqrt(2.0 / 50), 0.003);
+TEST(WeightInitTest, KaimingIsCxxnetsFanOut) {
+  // fullc 784 -> 100: sqrt(2 / 100).
+  EXPECT_NEAR(
+      Draw({{"random_type", "kaiming"}}, FullyConnectedFans(784, 100)).sd,
+      0.1414214, 0.003);
+  // conv of 1 channel, 3x3, 32 outputs: sqrt(2 / (32 * 9)).
+  EXPECT_NEAR(
+      Draw({{"random_type", "kaiming"}}, ConvolutionFans(1, 32, 1, 9)).sd,
+      0.0833333, 0.002);
+}
+
+TEST(WeightInitTest, HeIsTheFanInForm) {
+  EXPECT_NEAR(Draw({{"random_type", "he"}}, FullyConnectedFans(784, 100)).sd,
+              std::sqrt(2.0 / 784), 0.001);
+  EXPECT_NEAR(Draw({{"random_type", "he"}}, ConvolutionFans(8, 32, 2, 9)).sd,
+              std::sqrt(2.0 / 36), 0.003);
+}
+
+// The layers declare their weights with those fans.
+TEST(WeightInitTest, LayersDrawFromTheirFans) {
+  StandaloneLayer<cpu, double> fc(
+      "fullc", {{"nhidden", "100"}, {"random_type", "xavier"}},
+      {Shape4(1, 1, 1, 784)});
+  ExpectUniformRange(Measure(fc.layer().Weights()[0].data), 0.0582552);
+  StandaloneLayer<cpu, double> conv("conv",
+                                    {{"nchannel", "32"},
+                                     {"kernel_size", "3"},
+                                     {"ngroup", "2"},
+                                     {"random_type", "kaiming"}},
+                                    {Shape4(1, 64, 5, 5)});
+  // 32 * 32 * 9 = 9216 draws, sd sqrt(2 / 288).
+  EXPECT_NEAR(Measure(conv.layer().Weights()[0].data).sd, 0.0833333, 0.003);
 }
 
 TEST(WeightInitTest, LayerAppliesPerTagSettings) {

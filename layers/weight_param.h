@@ -32,10 +32,17 @@ enum RandomType {
   kGaussian = 0,
   // U(-init_uniform, init_uniform); without init_uniform, as kXavier.
   kUniform = 1,
-  // U(-a, a), a = sqrt(6 / (fan_in + fan_out)) (Glorot and Bengio).
+  // U(-a, a), a = init_uniform, else sqrt(3 / (in + out)): cxxnet's range,
+  // with in = inputs per output (conv: channels / ngroup * taps) and out =
+  // outputs per group (nhidden, nchannel / ngroup). cxxnet's xavier and
+  // uniform are one type.
   kXavier = 2,
-  // N(0, 2 / fan_in) (He et al.).
+  // N(0, 2 / reach), reach = nhidden or nchannel * taps: He et al.'s
+  // fan-out, as cxxnet's kaiming.
   kKaiming = 3,
+  // N(0, 2 / in): He et al.'s fan-in form, PyTorch's kaiming_normal_
+  // default (umbra's own name; cxxnet had no such type).
+  kHe = 4,
 };
 
 struct WeightParam : public Parameter<WeightParam> {
@@ -54,6 +61,7 @@ struct WeightParam : public Parameter<WeightParam> {
         .add_enum("uniform", kUniform)
         .add_enum("xavier", kXavier)
         .add_enum("kaiming", kKaiming)
+        .add_enum("he", kHe)
         .set_default(kGaussian)
         .describe("How weights are initialised (biases use init_bias).");
     UMBRA_DECLARE_FIELD(init_sigma)
@@ -64,8 +72,8 @@ struct WeightParam : public Parameter<WeightParam> {
         .set_default(std::nullopt)
         .set_lower_bound(0.0f)
         .describe(
-            "Half-width of the range for random_type = uniform; None uses "
-            "the xavier range.");
+            "Half-width of the range for random_type = uniform or xavier "
+            "(as cxxnet); None: sqrt(3 / (fan_in + fan_out)).");
     UMBRA_DECLARE_FIELD(init_bias).set_default(0.0f).describe(
         "Initial value of every bias.");
     UMBRA_DECLARE_FIELD(lr)

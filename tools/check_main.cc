@@ -28,6 +28,9 @@ int Check(const CommandLine& cli) {
   if (args.empty()) throw UsageError("give a CONFIG file");
   const std::vector<std::string> overrides(args.begin() + 1, args.end());
   ConfigNet built = BuildConfigNet(args[0], overrides);
+  for (const train::ConfigNotice& notice : built.notices) {
+    std::cout << notice.ToString() << "\n";
+  }
   std::cout << "config: " << args[0] << "\n"
             << "device: " << DeviceText(built.param.dev)
             << "; updater: " << built.param.updater << "\n\n"

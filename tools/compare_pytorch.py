@@ -7,7 +7,7 @@ What it measures
 
   * PyTorch (Debian's python3-torch 1.13, run with /usr/bin/python3): the net
     of train/configs/fashion_mnist_{mlp,lenet,resnet}.conf rebuilt in torch.nn
-    (same layer sizes, pad, ReLU, softmax cross-entropy, kaiming init,
+    (same layer sizes, pad, ReLU, softmax cross-entropy, He fan-in init,
     SGD with momentum 0.9, eta and wd from the config, no wd on biases,
     cosine schedule over the rounds). One round is what umbra's trainer does
     in one: a new shuffle, then for every batch the gather of the batch,
@@ -187,7 +187,7 @@ def build_net(torch, net):
             nn.Flatten(),
             nn.Linear(3136, 512), nn.ReLU(inplace=True),
             nn.Linear(512, 10))
-    for m in model.modules():  # random_type = kaiming; bias 0
+    for m in model.modules():  # random_type = he; bias 0
         if isinstance(m, (nn.Linear, nn.Conv2d)):
             nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
             if m.bias is not None:

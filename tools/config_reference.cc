@@ -10,6 +10,7 @@
 #include "absl/strings/str_replace.h"
 #include "layers/layer_registry.h"
 #include "param/registry.h"
+#include "tools/cxxnet_guide.h"
 #include "train/data/iterator_registry.h"
 #include "train/metrics/metric.h"
 #include "train/optim/updater_registry.h"
@@ -179,6 +180,7 @@ std::string ConfigReferenceMarkdown() {
   AppendLayers(&printer, &out);
   AppendIterators(&printer, &out);
   AppendOthers(&printer, &out);
+  absl::StrAppend(&out, ComingFromCxxnetMarkdown());
   // One trailing newline.
   while (out.size() > 1 && out[out.size() - 1] == '\n' &&
          out[out.size() - 2] == '\n') {

@@ -1,7 +1,8 @@
 // The config reference: every registered parameter struct of the shipped
 // trainer rendered as one Markdown page, grouped as a config is written
 // (global trainer keys, updaters and their schedule, metrics, layers, data
-// iterators), from the registries, so the page cannot drift from the code.
+// iterators), from the registries, so the page cannot drift from the code;
+// then what becomes of cxxnet's keys (cxxnet_guide.h).
 // `paramdoc` prints it; tools/config_reference.md is its checked-in copy.
 //
 // Example:

@@ -34,6 +34,7 @@ namespace train {
 namespace {
 
 using testing::BlobsConfig;
+using testing::ExpectSameWeights;
 using testing::LastMetric;
 using testing::NewTestDir;
 using testing::ReadText;
@@ -104,45 +105,6 @@ class DistTrainTest : public ::testing::Test {
                               absl::StrJoin(args, " ")));
   }
 };
-
-// Every weight of checkpoint `path`, by name.
-std::map<std::string, std::vector<float>> Weights(const std::string& path) {
-  const Checkpoint checkpoint = ReadCheckpoint(path);
-  std::map<std::string, std::vector<float>> weights;
-  for (const TensorProto& proto : checkpoint.weights()) {
-    std::vector<float>& values = weights[proto.name()];
-    values.resize(proto.data().size() / sizeof(float));
-    ReadTensorProto(proto, values.data(), values.size(), proto.name());
-  }
-  return weights;
-}
-
-// Expects every weight of `got` within 1e-5 relative of `want`'s, relative
-// to the net's largest weight: a weight whose gradient is zero in exact
-// arithmetic (a conv bias before batch_norm) holds only rounding noise,
-// which sums in another order on another number of ranks.
-void ExpectSameWeights(const std::string& want, const std::string& got) {
-  const auto expected = Weights(want);
-  const auto actual = Weights(got);
-  ASSERT_EQ(expected.size(), actual.size()) << want << " vs " << got;
-  float scale = 0;
-  for (const auto& [name, values] : expected) {
-    for (float v : values) scale = std::max(scale, std::fabs(v));
-  }
-  for (const auto& [name, values] : expected) {
-    ASSERT_EQ(actual.count(name), 1u) << name;
-    const std::vector<float>& other = actual.at(name);
-    ASSERT_EQ(values.size(), other.size()) << name;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (std::fabs(values[i] - other[i]) > 1e-5 * scale) {
-        ADD_FAILURE() << name << "[" << i << "] is " << other[i] << " in "
-                      << got << ", " << values[i] << " in " << want
-                      << " (tolerance " << 1e-5 * scale << ")";
-        break;
-      }
-    }
-  }
-}
 
 // The blobs MLP (with dropout) at a global batch of 12: the 90 test rows
 // end in a padded batch, which every rank count splits differently.

@@ -19,8 +19,8 @@
 //   model->InitWeights(seed);
 //   model->Feed(batch, /*with_labels=*/true);
 //   model->Forward(/*is_train=*/true);
-//   model->Backprop();
-//   model->Update();
+//   model->Backprop(/*sum_over_ranks=*/true);
+//   model->Update(/*gradient_scale=*/1.0);
 //   Tensor<cpu, 2, float> scores = model->HostRows(kNetOutput, rows);
 #ifndef UMBRA_TRAIN_MODEL_H_
 #define UMBRA_TRAIN_MODEL_H_
@@ -65,9 +65,14 @@ class Model {
   // The sum of the loss layers' losses of the last Forward with labels.
   virtual double Loss() = 0;
   // Backward through the net; the weight gradients accumulate. With
-  // several ranks, a model made for training then holds the sum of the
-  // ranks' gradients: the global batch's.
-  virtual void Backprop() = 0;
+  // several ranks and `sum_over_ranks`, a model made for training then
+  // holds the sum of the ranks' gradients: the global batch's. The batches
+  // before the last of one update (update_period) leave it false: their
+  // gradients add up on each rank and are summed once.
+  virtual void Backprop(bool sum_over_ranks) = 0;
+  // Sums the gradients over the ranks now: after a Backprop(false) whose
+  // update comes early (a round's last batches). Nothing for one rank.
+  virtual void SumGradientsOverRanks() = 0;
   // Seconds Backprop spent waiting for the ranks' gradients since the last
   // call (0 for one rank).
   virtual double TakeCommWaitSeconds() = 0;
@@ -80,9 +85,9 @@ class Model {
 
   // A model made for training has an updater; the rest need it.
   virtual void StartRound(int round) = 0;
-  // One step of every weight from the accumulated gradients, which it
-  // clears.
-  virtual void Update() = 0;
+  // One step of every weight from the accumulated gradients times
+  // `gradient_scale`; clears them.
+  virtual void Update(double gradient_scale) = 0;
   virtual int64_t num_update() const = 0;
 
   // Adds the weights, the layer states and, when training, the updater's

@@ -81,10 +81,13 @@ class ModelOn : public Model {
   }
   void Forward(bool is_train) override { net().Forward(is_train); }
   double Loss() override { return net().Loss(); }
-  void Backprop() override {
-    if (!reducer_) return net().Backprop();
+  void Backprop(bool sum_over_ranks) override {
+    if (!reducer_ || !sum_over_ranks) return net().Backprop();
     net().Backprop([&](size_t layer) { reducer_->LayerDone(layer); });
     reducer_->Finish();
+  }
+  void SumGradientsOverRanks() override {
+    if (reducer_) reducer_->Finish();
   }
   double TakeCommWaitSeconds() override {
     return reducer_ ? reducer_->TakeWaitSeconds() : 0.0;
@@ -110,7 +113,14 @@ class ModelOn : public Model {
   }
 
   void StartRound(int round) override { built_.updater->StartRound(round); }
-  void Update() override { built_.updater->Update(); }
+  void Update(double gradient_scale) override {
+    if (gradient_scale != 1.0) {
+      for (const auto& weight : built_.updater->weights()) {
+        weight->grad *= static_cast<float>(gradient_scale);
+      }
+    }
+    built_.updater->Update();
+  }
   int64_t num_update() const override {
     return built_.updater->progress().num_update;
   }

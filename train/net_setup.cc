@@ -34,8 +34,12 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
 CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
   CheckedConfig checked;
   checked.config = std::move(config);
+  checked.notices = DropInertCxxnetKeys(&checked.config);
   checked.schema = MakeTrainerSchema();
   ValidateTrainConfig(checked.config, checked.schema);
+  for (ConfigNotice& warning : AdamBetaWarnings(checked.config)) {
+    checked.notices.push_back(std::move(warning));
+  }
   checked.param = ReadTrainerParam(checked.config);
   try {
     SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread, local);

@@ -43,9 +43,13 @@ struct CheckedConfig {
   TrainConfig config;
   KeySchema schema;
   TrainerParam param;
+  // cxxnet keys that have no effect, dropped from `config`, and warnings
+  // (cxxnet_notices.h).
+  std::vector<ConfigNotice> notices;
 };
 
-// Checks every key of `config` against the shipped trainer's schema
+// Drops cxxnet's inert keys with a notice each (cxxnet_notices.h),
+// checks every other key of `config` against the shipped trainer's schema
 // (layers, iterators, updaters, the trainer's keys), reads the trainer's
 // settings and sets up the device (dev, nthread) for a process that is
 // `local`'s rank among the data-parallel ranks on its machine.
@@ -97,6 +101,7 @@ template <typename xpu>
 struct NetWithoutDataOn {
   TrainConfig config;
   TrainerParam param;
+  std::vector<ConfigNotice> notices;
   std::unique_ptr<BasicNetwork<xpu>> net;
   // Null unless the task trains.
   std::unique_ptr<optim::Updater<xpu, float>> updater;
@@ -154,6 +159,7 @@ NetWithoutDataOn<xpu> BuildNetWithoutDataOn(const CheckedConfig& checked) {
   NetWithoutDataOn<xpu> result;
   result.config = checked.config;
   result.param = checked.param;
+  result.notices = checked.notices;
   result.net = std::move(built.net);
   result.updater = std::move(built.updater);
   return result;

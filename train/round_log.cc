@@ -38,6 +38,13 @@ std::string FormatRoundLine(const RoundFigures& figures) {
   return line;
 }
 
+std::string FormatProgressLine(int round, long batches, double elapsed_seconds,
+                               double images_per_second) {
+  return absl::StrFormat("round %8d:[%8d] %d sec elapsed, %.0f images/s", round,
+                         batches, static_cast<long>(elapsed_seconds),
+                         images_per_second);
+}
+
 void AppendMetricsCsv(const std::string& path, const RoundFigures& figures) {
   bool fresh = true;
   {

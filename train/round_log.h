@@ -64,6 +64,12 @@ void AppendMetricsCsv(const std::string& path, const RoundFigures& figures);
 // it.
 int DropMetricsAfter(const std::string& path, int round);
 
+// cxxnet's progress line (print_step), with the round numbered as the
+// round lines number it and the training speed added:
+// "round        3:[     100] 12 sec elapsed, 5331 images/s".
+std::string FormatProgressLine(int round, long batches, double elapsed_seconds,
+                               double images_per_second);
+
 // A progress bar on stderr, drawn only when stderr is a terminal and at
 // most a few times a second.
 class ProgressBar {

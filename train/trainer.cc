@@ -122,6 +122,9 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
       start_(std::chrono::steady_clock::now()) {
   const TrainConfig& config = checked_.config;
   const TrainerParam& param = checked_.param;
+  for (const ConfigNotice& notice : checked_.notices) {
+    out_ << notice.ToString() << "\n";
+  }
   CheckRanksAgree();
   if (param.task == kTaskExport) {
     PrepareExport();
@@ -247,6 +250,7 @@ void Trainer::Run() {
       Train();
       break;
     case kTaskPred:
+    case kTaskPredRaw:  // read as pred with output_prob
     case kTaskExtract:
       Predict();
       break;
@@ -297,12 +301,19 @@ void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
 void Trainer::Train() {
   const int first_round = PrepareTraining();
   BroadcastModel();
+  // As cxxnet: max_round bounds the rounds of this run, num_round the round
+  // training ends at.
+  const int max_round = checked_.param.max_round;
+  const int num_round = checked_.param.num_round;
   const int last_round =
-      std::min(checked_.param.num_round, checked_.param.max_round);
+      std::min(num_round, first_round + std::min(max_round, num_round));
   if (ranks_.rank() == 0) PrepareModelDir(first_round, last_round);
   if (first_round >= last_round && !checked_.param.silent) {
-    out_ << "nothing to train: " << first_round
-         << " rounds done, num_round = " << checked_.param.num_round << "\n";
+    out_ << "nothing to train: " << first_round << " rounds done, "
+         << (first_round >= num_round
+                 ? "num_round = " + std::to_string(num_round)
+                 : "max_round = 0 (the rounds this run may train)")
+         << "\n";
   }
   for (int round = first_round; round < last_round; ++round) {
     const auto round_start = std::chrono::steady_clock::now();
@@ -370,6 +381,11 @@ long Trainer::TrainRound(int round) {
   train_data_->BeforeFirst();
   ++data_passes_;
   ProgressBar bar(round + 1, batches_per_pass_, ranks_.rank() == 0);
+  const auto round_start = std::chrono::steady_clock::now();
+  const int print_step = checked_.param.silent ? 0 : checked_.param.print_step;
+  const int update_period = checked_.param.update_period;
+  // Batches whose gradients wait for the next update.
+  int pending = 0;
   long batches = 0;
   long instances = 0;
   while (train_data_->Next()) {
@@ -391,13 +407,35 @@ long Trainer::TrainRound(int round) {
     if (checked_.param.eval_train && rows > 0) {
       AddMetrics(batch, rows, &train_metrics_);
     }
-    model_->Backprop();
-    model_->Update();
+    ++pending;
+    model_->Backprop(/*sum_over_ranks=*/pending == update_period);
+    if (pending == update_period) {
+      model_->Update(/*gradient_scale=*/1.0);
+      pending = 0;
+    }
     ++batches;
     instances += rows;
+    if (print_step > 0 && batches % print_step == 0) {
+      bar.Finish();
+      const auto now = std::chrono::steady_clock::now();
+      const double round_seconds =
+          std::chrono::duration<double>(now - round_start).count();
+      out_ << FormatProgressLine(
+                  round + 1, batches,
+                  std::chrono::duration<double>(now - start_).count(),
+                  round_seconds > 0 ? instances * ranks_.size() / round_seconds
+                                    : 0.0)
+           << std::endl;
+    }
     bar.Update(batches);
   }
   bar.Finish();
+  if (pending > 0) {
+    // The round's last update holds fewer batches: their mean, so that a
+    // checkpoint never holds half an update.
+    model_->SumGradientsOverRanks();
+    model_->Update(static_cast<double>(update_period) / pending);
+  }
   batches_per_pass_ = batches;
   return instances;
 }

@@ -29,6 +29,8 @@ const char* TaskName(int task) {
       return "eval";
     case kTaskExport:
       return "export";
+    case kTaskPredRaw:
+      return "pred_raw";
   }
   return "?";
 }
@@ -39,6 +41,31 @@ namespace {
 
 [[noreturn]] void Fail(const ConfigEntry& entry, const std::string& detail) {
   throw entry.Error(detail);
+}
+
+// cxxnet read update_period under a loss layer too: there it sets the
+// trainer's when no global line does, and every such line must agree. (A
+// value that is no count is the layer's own error, found when it is built.)
+void ReadLayerUpdatePeriods(const TrainConfig& config, TrainerParam* param) {
+  const ConfigEntry* first = config.FindGlobal("update_period");
+  for (const LayerDeclaration& layer : config.net.layers) {
+    for (const ConfigEntry& entry : layer.settings) {
+      int period = 0;
+      if (entry.key != "update_period" || entry.is_default() ||
+          !absl::SimpleAtoi(entry.value, &period) || period < 1) {
+        continue;
+      }
+      if (first == nullptr) {
+        param->update_period = period;
+        first = &entry;
+      } else if (period != param->update_period) {
+        Fail(entry, absl::StrCat("update_period = ", period, " here but ",
+                                 param->update_period, " at ",
+                                 first->location.ToString(),
+                                 ": the net has one update period"));
+      }
+    }
+  }
 }
 
 // What `entry.key` holds between "<name>[" and the `close` that ends it;
@@ -189,6 +216,11 @@ TrainerParam ReadTrainerParam(const TrainConfig& config) {
       }
       if (!replaced) param.label_fields.push_back(std::move(field));
     }
+  }
+  ReadLayerUpdatePeriods(config, &param);
+  if (param.task == kTaskPredRaw) {
+    param.task = kTaskPred;
+    param.output_prob = true;
   }
   if (param.metrics.empty()) {
     MetricSpec error;

@@ -45,6 +45,9 @@ enum TrainerTask {
   kTaskExtract = 3,
   kTaskEval = 4,
   kTaskExport = 5,
+  // cxxnet's name of pred with output_prob = 1; ReadTrainerParam turns it
+  // into that.
+  kTaskPredRaw = 6,
 };
 
 // The name a config gives `task` ("pred" for kTaskPred).
@@ -112,6 +115,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
   bool output_prob;
   std::string onnx_path;
   bool silent;
+  int print_step;
+  int update_period;
   int dist;
   bool dist_check;
   bool dist_overlap;
@@ -125,6 +130,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .add_enum("extract", kTaskExtract)
         .add_enum("eval", kTaskEval)
         .add_enum("export", kTaskExport)
+        .add_enum("pred_raw", kTaskPredRaw)
         .set_default(kTaskTrain)
         .describe(
             "train; finetune (train, starting from the weights of model_in "
@@ -132,7 +138,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
             "`pred = FILE` data to FILE); extract (write the output of node "
             "extract_node_name for the pred data to FILE); eval (evaluate a "
             "saved model on every eval set); export (write the model as an "
-            "ONNX file to onnx_path).");
+            "ONNX file to onnx_path); pred_raw (cxxnet's: pred with "
+            "output_prob = 1).");
     UMBRA_DECLARE_FIELD(dev).set_default("cpu").describe(
         "Where to run: cpu, gpu or gpu:N (GPU needs a build with "
         "--config=cuda).");
@@ -145,7 +152,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .set_default(1 << 30)
         .set_lower_bound(0)
         .describe(
-            "Never train past this round, also when continuing (cxxnet).");
+            "At most this many rounds in this run, counted from where it "
+            "starts (a resumed run from its checkpoint), as cxxnet.");
     UMBRA_DECLARE_FIELD(updater).set_default("sgd").describe(
         "The optimisation rule: sgd, nag, adam, adamw, rmsprop.");
     UMBRA_DECLARE_FIELD(metric).set_default("error").describe(
@@ -207,6 +215,23 @@ struct TrainerParam : public Parameter<TrainerParam> {
         "file is replaced whole, never half-written).");
     UMBRA_DECLARE_FIELD(silent).set_default(false).describe(
         "Print only errors and the per-round lines.");
+    UMBRA_DECLARE_FIELD(print_step)
+        .set_default(0)
+        .set_lower_bound(0)
+        .describe(
+            "Print a progress line every this many training batches, as "
+            "cxxnet (`round 3:[ 100] 12 sec elapsed, 5331 images/s`); 0: "
+            "none (cxxnet's default was 100; umbra draws a progress bar on "
+            "a terminal instead). Not with silent = 1.");
+    UMBRA_DECLARE_FIELD(update_period)
+        .set_default(1)
+        .set_lower_bound(1)
+        .describe(
+            "Batches whose gradients add up to one update (gradient "
+            "accumulation, as cxxnet): batch_size = 32 with update_period = "
+            "2 trains as batch_size = 64. The loss layers divide their "
+            "gradients by it too; cxxnet also read it under a loss layer. A "
+            "round's last update may hold fewer batches (their mean).");
     UMBRA_DECLARE_FIELD(dist)
         .add_enum("none", kDistNone)
         .add_enum("mpi", kDistMpi)

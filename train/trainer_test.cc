@@ -29,6 +29,7 @@ namespace train {
 namespace {
 
 using testing::BlobsConfig;
+using testing::ExpectSameWeights;
 using testing::LastMetric;
 using testing::LineOf;
 using testing::NewTestDir;
@@ -155,9 +156,14 @@ TEST(TrainerTest, PredEvalAndFinetune) {
 
   std::remove((dir + "/pred.txt").c_str());  // pred never overwrites a file
   RunTrainer(dir, config, {"task=pred", "output_prob=1"});
-  lines = absl::StrSplit(ReadText(dir + "/pred.txt"), '\n', absl::SkipEmpty());
+  const std::string probabilities = ReadText(dir + "/pred.txt");
+  lines = absl::StrSplit(probabilities, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 90u);
   EXPECT_EQ(std::vector<std::string>(absl::StrSplit(lines[0], ' ')).size(), 3u);
+  // cxxnet's name for it.
+  std::remove((dir + "/pred.txt").c_str());
+  RunTrainer(dir, config, {"task=pred_raw"});
+  EXPECT_EQ(ReadText(dir + "/pred.txt"), probabilities);
 
   std::remove((dir + "/pred.txt").c_str());
   RunTrainer(dir, config, {"task=extract", "extract_node=h"});
@@ -554,6 +560,98 @@ TEST(TrainerTest, NeverOverwritesAnEarlierRun) {
                       "directory"),
             std::string::npos);
   EXPECT_EQ(ReadText(dir + "/afile"), "notes");
+}
+
+// max_round bounds the rounds of one run (cxxnet's meaning); num_round is
+// where training ends.
+TEST(TrainerTest, MaxRoundCountsTheRoundsOfThisRun) {
+  const std::string dir = NewTestDir("max_round");
+  const std::string models = dir + "/models";
+  RunTrainer(dir, BlobsConfig(dir), {"num_round=5", "max_round=2"});
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 2));
+  const std::string third =
+      RunTrainer(dir, BlobsConfig(dir),
+                 {"continue=1", "num_round=5", "max_round=1", "silent=0"});
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 3)) << third;
+  EXPECT_NE(third.find("[3]"), std::string::npos) << third;
+  EXPECT_EQ(third.find("[4]"), std::string::npos) << third;
+  // num_round still ends training: 3 + 4 would pass round 5.
+  RunTrainer(dir, BlobsConfig(dir),
+             {"continue=1", "num_round=5", "max_round=4"});
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 5));
+  // The message names the key that stopped the run.
+  EXPECT_NE(RunTrainer(dir, BlobsConfig(dir),
+                       {"continue=1", "num_round=5", "silent=0"})
+                .find("nothing to train: 5 rounds done, num_round = 5"),
+            std::string::npos);
+  EXPECT_NE(RunTrainer(dir, BlobsConfig(dir),
+                       {"continue=1", "num_round=6", "max_round=0", "silent=0"})
+                .find("nothing to train: 5 rounds done, max_round = 0"),
+            std::string::npos);
+}
+
+// print_step: cxxnet's progress line every N training batches.
+TEST(TrainerTest, PrintStepPrintsProgressLines) {
+  const std::string dir = NewTestDir("print_step");
+  // 300 instances in batches of 10: 30 batches a round, a line after 7,
+  // 14, 21 and 28.
+  const std::string out = RunTrainer(
+      dir, BlobsConfig(dir), {"num_round=2", "print_step=7", "silent=0"});
+  std::vector<std::string> progress;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (absl::StartsWith(line, "round ")) {
+      progress.emplace_back(line.substr(0, line.find(']') + 1));
+      EXPECT_TRUE(absl::StrContains(line, " sec elapsed, ")) << line;
+      EXPECT_TRUE(absl::EndsWith(line, " images/s")) << line;
+    }
+  }
+  EXPECT_EQ(progress,
+            (std::vector<std::string>{
+                "round        1:[       7]", "round        1:[      14]",
+                "round        1:[      21]", "round        1:[      28]",
+                "round        2:[       7]", "round        2:[      14]",
+                "round        2:[      21]", "round        2:[      28]"}))
+      << out;
+  // silent = 1 prints none.
+  const std::string quiet_dir = NewTestDir("print_step_silent");
+  const std::string quiet = RunTrainer(quiet_dir, BlobsConfig(quiet_dir),
+                                       {"num_round=1", "print_step=7"});
+  EXPECT_EQ(quiet.find("round "), std::string::npos) << quiet;
+}
+
+// update_period: the gradients of K batches add up to one update, so
+// batches of 15 with update_period = 2 train the weights of batches of 30
+// (a net without dropout or batch_norm, the data in one order).
+TEST(TrainerTest, UpdatePeriodAccumulatesGradients) {
+  const auto config = [](const std::string& dir) {
+    return testing::WithLayers(
+        absl::StrReplaceAll(BlobsConfig(dir), {{"shuffle = 1", "shuffle = 0"}}),
+        "layer[in->h] = fullc:fc1\n  nhidden = 16\nlayer[h->h] = relu\n"
+        "layer[h->out] = fullc:fc2\n  nhidden = 3\n"
+        "layer[out->out] = softmax\n");
+  };
+  const std::string whole = NewTestDir("batch_30");
+  RunTrainer(whole, config(whole), {"num_round=2", "batch_size=30"});
+  const std::string halves = NewTestDir("batch_15_twice");
+  RunTrainer(halves, config(halves),
+             {"num_round=2", "batch_size=15", "update_period=2"});
+  ExpectSameWeights(whole + "/models/0002.model",
+                    halves + "/models/0002.model");
+  // As cxxnet read it, under the loss layer too.
+  const std::string under_loss = NewTestDir("update_period_under_loss");
+  RunTrainer(
+      under_loss,
+      absl::StrReplaceAll(config(under_loss), {{"layer[out->out] = softmax\n",
+                                                "layer[out->out] = softmax\n  "
+                                                "update_period = 2\n"}}),
+      {"num_round=2", "batch_size=15"});
+  ExpectSameWeights(whole + "/models/0002.model",
+                    under_loss + "/models/0002.model");
+  // Without it the batches of 15 train other weights: the test can fail.
+  const std::string plain = NewTestDir("batch_15");
+  RunTrainer(plain, config(plain), {"num_round=2", "batch_size=15"});
+  EXPECT_NE(testing::CheckpointWeights(whole + "/models/0002.model"),
+            testing::CheckpointWeights(plain + "/models/0002.model"));
 }
 
 // Checkpoints keep the config and names as bytes: a Latin-1 config trains

@@ -2,9 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -16,7 +18,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
 #include "train/config/config.h"
+#include "train/net/checkpoint.h"
 #include "train/trainer.h"
 
 namespace umbra {
@@ -127,6 +131,41 @@ std::vector<std::string> MetricRowsWithoutTimings(const std::string& path) {
     rows.push_back(absl::StrJoin(fields, ","));
   }
   return rows;
+}
+
+std::map<std::string, std::vector<float>> CheckpointWeights(
+    const std::string& path) {
+  const Checkpoint checkpoint = ReadCheckpoint(path);
+  std::map<std::string, std::vector<float>> weights;
+  for (const TensorProto& proto : checkpoint.weights()) {
+    std::vector<float>& values = weights[proto.name()];
+    values.resize(proto.data().size() / sizeof(float));
+    ReadTensorProto(proto, values.data(), values.size(), proto.name());
+  }
+  return weights;
+}
+
+void ExpectSameWeights(const std::string& want, const std::string& got) {
+  const auto expected = CheckpointWeights(want);
+  const auto actual = CheckpointWeights(got);
+  ASSERT_EQ(expected.size(), actual.size()) << want << " vs " << got;
+  float scale = 0;
+  for (const auto& [name, values] : expected) {
+    for (float v : values) scale = std::max(scale, std::fabs(v));
+  }
+  for (const auto& [name, values] : expected) {
+    ASSERT_EQ(actual.count(name), 1u) << name;
+    const std::vector<float>& other = actual.at(name);
+    ASSERT_EQ(values.size(), other.size()) << name;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (std::fabs(values[i] - other[i]) > 1e-5 * scale) {
+        ADD_FAILURE() << name << "[" << i << "] is " << other[i] << " in "
+                      << got << ", " << values[i] << " in " << want
+                      << " (tolerance " << 1e-5 * scale << ")";
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace testing

@@ -11,6 +11,7 @@
 #ifndef UMBRA_TRAIN_TRAINER_TEST_UTIL_H_
 #define UMBRA_TRAIN_TRAINER_TEST_UTIL_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,17 @@ double LastMetric(const std::string& output, const std::string& label);
 // The rows of the metrics.csv at `path`, header first, without its timing
 // columns (elapsed_s, images_per_s), which differ from run to run.
 std::vector<std::string> MetricRowsWithoutTimings(const std::string& path);
+
+// Every weight of checkpoint `path`, by name.
+std::map<std::string, std::vector<float>> CheckpointWeights(
+    const std::string& path);
+
+// Expects every weight of `got` within 1e-5 relative of `want`'s, relative
+// to the net's largest weight: a weight whose gradient is zero in exact
+// arithmetic (a conv bias before batch_norm) holds only rounding noise,
+// which sums in another order (on another number of ranks, or over
+// accumulated batches).
+void ExpectSameWeights(const std::string& want, const std::string& got);
 
 }  // namespace testing
 }  // namespace train

@@ -10,6 +10,7 @@
 //   ConfigSchema, KeySchema, ValidateTrainConfig,
 //   LayerSettings, IteratorSettings, ToParamKwargs,
 //   ConfigErrorFromParamError                          config_schema.h
+//   ConfigNotice, DropInertCxxnetKeys                  cxxnet_notices.h
 //
 // Example:
 //
@@ -34,6 +35,7 @@
 #include "train/config/config_error.h"
 #include "train/config/config_lexer.h"
 #include "train/config/config_schema.h"
+#include "train/config/cxxnet_notices.h"
 #include "train/config/iterator_config.h"
 #include "train/config/net_config.h"
 #include "train/config/train_config.h"

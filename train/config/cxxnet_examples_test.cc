@@ -258,31 +258,27 @@ TEST(CxxnetExamplesTest, MnistDuplicateLayerNameIsAnError) {
             "'fc1': already used at line 17 ('layer[0->1] = fullc:fc1')");
 }
 
-TEST(CxxnetExamplesTest, MnistLrPrefixIsReported) {
+TEST(CxxnetExamplesTest, MnistKeysWithoutEffectGetANotice) {
   // With the second layer renamed, the file parses; cxxnet then ignored
-  // train_eval and lr:eta (lr: is not a tag), which is now reported.
+  // train_eval and lr:eta, lr:momentum, lr:wd (its lr: prefix never knew
+  // them): accepted, with a notice each that says so.
   const std::string renamed = absl::StrReplaceAll(
       kMnist, {{"layer[2->3] = fullc:fc1", "layer[2->3] = fullc:fc2"}});
-  const TrainConfig config = ParseTrainConfigText(renamed, "MNIST.conf");
+  TrainConfig config = ParseTrainConfigText(renamed, "MNIST.conf");
   EXPECT_EQ(config.net.layers.size(), 4u);
   EXPECT_EQ(config.FindGlobal("lr:eta")->location.line, 39);
-  EXPECT_THAT(
-      ConfigErrorOf([&] { ValidateTrainConfig(config, MnistSchema()); }),
-      StartsWith("MNIST.conf:36: unknown key 'train_eval'"));
-  const std::string no_train_eval =
-      absl::StrReplaceAll(renamed, {{"train_eval = 1\n", "\n"}});
-  EXPECT_THAT(ConfigErrorOf([&] {
-                ValidateTrainConfig(
-                    ParseTrainConfigText(no_train_eval, "MNIST.conf"),
-                    MnistSchema());
-              }),
-              StartsWith("MNIST.conf:39: unknown key 'lr:eta' in the global "
-                         "settings; 'lr:' is not a weight tag (tags: wmat, "
-                         "bias); did you mean 'eta'?"));
-  const std::string fixed = absl::StrReplaceAll(
-      no_train_eval,
-      {{"lr:eta", "eta"}, {"lr:momentum", "momentum"}, {"lr:wd", "wd"}});
-  ValidateTrainConfig(ParseTrainConfigText(fixed, "MNIST.conf"), MnistSchema());
+  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  std::vector<std::string> noticed;
+  for (const ConfigNotice& notice : notices) {
+    noticed.push_back(absl::StrCat(notice.location.line, ":", notice.key));
+  }
+  EXPECT_EQ(noticed, (std::vector<std::string>{"36:train_eval", "39:lr:eta",
+                                               "40:lr:momentum", "41:lr:wd"}));
+  EXPECT_THAT(notices[0].ToString(),
+              StartsWith("notice: MNIST.conf:36: 'train_eval' has no effect: "
+                         "cxxnet read it only on 2014-04-06"));
+  EXPECT_EQ(config.FindGlobal("lr:eta"), nullptr);
+  ValidateTrainConfig(config, MnistSchema());
 }
 
 TEST(CxxnetExamplesTest, LayerDocExample) {

@@ -252,11 +252,6 @@ void NetConfigBuilder::ParseType(const ConfigEntry& entry,
       Fail(entry,
            "expected share[NAME], where NAME is an earlier layer's name");
     }
-    if (colon != absl::string_view::npos) {
-      Fail(entry,
-           "a share[...] layer takes no name of its own; expected "
-           "layer[...] = share[NAME]");
-    }
     const auto primary = explicit_names_.find(tag);
     if (primary == explicit_names_.end()) {
       Fail(entry, absl::StrCat("share[", tag, "]: no layer named '", tag,
@@ -268,6 +263,8 @@ void NetConfigBuilder::ParseType(const ConfigEntry& entry,
     }
     layer->type = "share";
     layer->shared_with = primary->second;
+    // cxxnet ignored a name after share[NAME]; here it names the layer.
+    if (colon != absl::string_view::npos) NameLayer(entry, name, layer);
     return;
   }
   for (char c : type) {
@@ -277,21 +274,25 @@ void NetConfigBuilder::ParseType(const ConfigEntry& entry,
     }
   }
   layer->type = std::string(type);
-  if (colon != absl::string_view::npos) {
-    if (!IsValidLayerName(name)) {
-      Fail(entry, absl::StrCat("bad layer name '", name,
-                               "'; expected type:name with a non-empty name "
-                               "without [ ] : ,"));
-    }
-    const auto earlier = explicit_names_.find(name);
-    if (earlier != explicit_names_.end()) {
-      const ConfigEntry& first = net_.layers[earlier->second].declaration;
-      Fail(entry, absl::StrCat("duplicate layer name '", name,
-                               "': already used at line ", first.location.line,
-                               " ('", first.ToString(), "')"));
-    }
-    layer->name = std::string(name);
+  if (colon != absl::string_view::npos) NameLayer(entry, name, layer);
+}
+
+void NetConfigBuilder::NameLayer(const ConfigEntry& entry,
+                                 absl::string_view name,
+                                 LayerDeclaration* layer) {
+  if (!IsValidLayerName(name)) {
+    Fail(entry, absl::StrCat("bad layer name '", name,
+                             "'; expected type:name with a non-empty name "
+                             "without [ ] : ,"));
   }
+  const auto earlier = explicit_names_.find(name);
+  if (earlier != explicit_names_.end()) {
+    const ConfigEntry& first = net_.layers[earlier->second].declaration;
+    Fail(entry, absl::StrCat("duplicate layer name '", name,
+                             "': already used at line ", first.location.line,
+                             " ('", first.ToString(), "')"));
+  }
+  layer->name = std::string(name);
 }
 
 void NetConfigBuilder::AddLayer(const ConfigEntry& entry) {

@@ -130,6 +130,10 @@ class NetConfigBuilder {
   void ParseConnections(absl::string_view spec, const ConfigEntry& entry,
                         LayerDeclaration* layer);
   void ParseType(const ConfigEntry& entry, LayerDeclaration* layer);
+  // Gives `layer` the name written after its type; fails for a bad or
+  // duplicate name.
+  void NameLayer(const ConfigEntry& entry, absl::string_view name,
+                 LayerDeclaration* layer);
 
   NetConfig net_;
   std::map<std::string, int, std::less<>> node_index_;

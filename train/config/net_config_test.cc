@@ -154,6 +154,23 @@ TEST(NetConfigTest, ShareUsesAnEarlierNamedLayer) {
   EXPECT_EQ(net.layers[0].shared_with, -1);
 }
 
+// cxxnet's MNIST_RNN.conf writes share[fc1]:name; cxxnet ignored the name,
+// umbra names the layer with it.
+TEST(NetConfigTest, ANameAfterShareNamesTheSharedLayer) {
+  const NetConfig net =
+      Net("layer[0->1] = fullc:fc1\n"
+          "  nhidden = 10\n"
+          "layer[0->2] = share[fc1]:fc1_again\n"
+          "layer[1,2->3] = concat\n");
+  EXPECT_EQ(net.layers[1].shared_with, 0);
+  EXPECT_EQ(net.layers[1].name, "fc1_again");
+  EXPECT_FALSE(net.layers[1].auto_named);
+  EXPECT_EQ(NetError("layer[0->1] = fullc:fc1\n"
+                     "layer[0->2] = share[fc1]:fc1\n"),
+            "t.conf:3: 'layer[0->2] = share[fc1]:fc1': duplicate layer name "
+            "'fc1': already used at line 2 ('layer[0->1] = fullc:fc1')");
+}
+
 TEST(NetConfigTest, AutomaticNamesAvoidExplicitOnes) {
   EXPECT_EQ(Summary(Net("layer[0->1] = relu\n"
                         "layer[1->2] = fullc:relu_0\n")),
@@ -258,9 +275,9 @@ TEST(NetConfigTest, ShareErrors) {
   EXPECT_EQ(NetError("layer[0->1] = fullc:fc1\nlayer[0->2] = share\n"),
             "t.conf:3: 'layer[0->2] = share': expected share[NAME], where "
             "NAME is an earlier layer's name");
-  EXPECT_EQ(NetError("layer[0->1] = fullc:fc1\nlayer[0->2] = share[fc1]:x\n"),
-            "t.conf:3: 'layer[0->2] = share[fc1]:x': a share[...] layer takes "
-            "no name of its own; expected layer[...] = share[NAME]");
+  EXPECT_EQ(NetError("layer[0->1] = fullc:fc1\nlayer[0->2] = share[fc1]:x,y\n"),
+            "t.conf:3: 'layer[0->2] = share[fc1]:x,y': bad layer name 'x,y'; "
+            "expected type:name with a non-empty name without [ ] : ,");
   EXPECT_EQ(NetError("layer[0->1] = fullc:fc1\nlayer[0->2] = share[fc1]\n"
                      "  nhidden = 10\n"),
             "t.conf:4: key 'nhidden' set on a share[fc1] layer (line 3); a "

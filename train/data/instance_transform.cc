@@ -87,6 +87,7 @@ InstanceTransform::Window InstanceTransform::DrawWindow() {
   }
   window.mirror =
       param_.rand_mirror && std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
+  window.mirror = window.mirror || param_.mirror;
   return window;
 }
 

@@ -1,6 +1,7 @@
 // InstanceTransform: what happens to each instance between its data set and
 // its batch: pad with zeros (pad), crop to input_shape (centred, or at
-// random with rand_crop), mirror at random (rand_mirror), subtract
+// random with rand_crop), mirror (always with mirror, at random with
+// rand_mirror), subtract
 // mean_value and multiply by scale / divideby - cxxnet's augmentation
 // iterator without OpenCV.
 //
@@ -37,6 +38,7 @@ struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
   int pad;
   bool rand_crop;
   bool rand_mirror;
+  bool mirror;
   float divideby;
   float scale;
   std::vector<float> mean_value;
@@ -60,6 +62,9 @@ struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
     UMBRA_DECLARE_FIELD(rand_mirror)
         .set_default(false)
         .describe("Mirror each instance left-right with probability 1/2.");
+    UMBRA_DECLARE_FIELD(mirror).set_default(false).describe(
+        "Mirror every instance left-right (cxxnet's mirror = 1; rand_mirror "
+        "mirrors at random).");
     UMBRA_DECLARE_FIELD(divideby)
         .set_default(1.0f)
         .set_lower_bound(1e-30f)
@@ -71,7 +76,6 @@ struct AugmentIteratorParam : public Parameter<AugmentIteratorParam> {
         .describe(
             "Value subtracted from every element: one number for all "
             "channels, or one per channel in channel order.");
-    UMBRA_DECLARE_ALIAS(rand_mirror, mirror);
   }
 };
 

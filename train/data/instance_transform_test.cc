@@ -81,7 +81,7 @@ TEST(InstanceTransformTest, RandomCropAndMirrorAreValidAndSeeded) {
   const Shape<3> out_shape = Shape3(2, 5, 5);
   const auto param = Param({{"input_shape", "2,5,5"},
                             {"rand_crop", "1"},
-                            {"mirror", "1"},
+                            {"rand_mirror", "1"},
                             {"mean_value", "3"}});
   const unsigned seed = rng.Int(0, 1 << 30);
   InstanceTransform transform(param, in_shape, seed);
@@ -143,6 +143,24 @@ TEST(InstanceTransformTest, MirrorReversesRows) {
     }
   }
   EXPECT_TRUE(saw_mirror);
+}
+
+// cxxnet's mirror = 1 mirrors every instance, with or without rand_mirror.
+TEST(InstanceTransformTest, MirrorMirrorsEveryInstance) {
+  TestRng rng;
+  const Shape<3> shape = Shape3(2, rng.Int(2, 6), rng.Int(2, 6));
+  auto in = RandomImage(shape, &rng);
+  TensorContainer<cpu, 3, float> out(shape);
+  for (const char* rand_mirror : {"0", "1"}) {
+    InstanceTransform always(
+        Param({{"mirror", "1"}, {"rand_mirror", rand_mirror}}), shape,
+        rng.Int(0, 1 << 30));
+    for (int trial = 0; trial < 50; ++trial) {
+      always.Apply(in, out);
+      ASSERT_TRUE(IsWindow(in, out, 0, 0, true, {0, 0}, 1.0f))
+          << "trial " << trial << ", rand_mirror = " << rand_mirror;
+    }
+  }
 }
 
 // The instance inside a border of `pad` zeros, built directly.

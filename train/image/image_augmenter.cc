@@ -324,6 +324,7 @@ ImageAugmenter::ImageAugmenter(const AugmentIteratorParam& iterator_param,
     : param_(param),
       rand_crop_(iterator_param.rand_crop),
       rand_mirror_(iterator_param.rand_mirror),
+      mirror_(iterator_param.mirror),
       channels_(channels),
       height_(height),
       width_(width),
@@ -539,6 +540,7 @@ ImageAugmenter::Plan ImageAugmenter::MakePlan(const Image& source,
     }
     plan.mirror = rand_mirror_ && RandomUnit(*rng) < 0.5f;
   }
+  plan.mirror = plan.mirror || mirror_;
 
   plan.warp = force_warp_ || !identity || window.height != height_ ||
               window.width != width_;

@@ -102,9 +102,9 @@
 //     augmenter crops input_shape's height as a width).
 //   - max_random_contrast and max_random_illumination apply with or without
 //     a mean (cxxnet ignores them without one).
-//   - cxxnet's `mirror = 1` (always mirror) does not exist: umbra's `mirror`
-//     is an alias of rand_mirror. image_mean (a mean image file) is the
-//     caller's: Process takes the mean image.
+//   - `mirror = 1` mirrors every picture, as cxxnet's, also without a mean
+//     (cxxnet applied it only in its mean branches). image_mean (a mean
+//     image file) is the caller's: Process takes the mean image.
 #ifndef UMBRA_TRAIN_IMAGE_IMAGE_AUGMENTER_H_
 #define UMBRA_TRAIN_IMAGE_IMAGE_AUGMENTER_H_
 
@@ -351,6 +351,7 @@ class ImageAugmenter {
   ImageAugmentParam param_;
   bool rand_crop_;
   bool rand_mirror_;
+  bool mirror_;
   int channels_;
   int height_;
   int width_;

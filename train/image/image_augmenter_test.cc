@@ -115,6 +115,23 @@ TEST(ImageAugmenterTest, NoAugmentationIsTheCentreCropMinusMeanTimesScale) {
   EXPECT_TRUE(IsWindow(image, out, augmenter, 6, 5, false, mean, multiplier));
 }
 
+// cxxnet's mirror = 1: every picture mirrored, random draws or not.
+TEST(ImageAugmenterTest, MirrorMirrorsEveryPicture) {
+  test::ScopedTestSeed seed;
+  std::mt19937 rng(seed.value());
+  const Image image = RandomImage(9, 11, 3, &rng);
+  ImageAugmenter augmenter(IteratorParam({{"mirror", "1"}}), AugmentParam({}),
+                           3, 9, 11);
+  std::vector<float> out = OutputOf(augmenter);
+  const std::vector<float> zero(3, 0.0f), one(3, 1.0f);
+  for (int trial = 0; trial < 20; ++trial) {
+    augmenter.Process(image, rng, nullptr, out.data());
+    ASSERT_TRUE(IsWindow(image, out, augmenter, 0, 0, true, zero, one));
+  }
+  augmenter.ProcessCenter(image, nullptr, out.data());
+  EXPECT_TRUE(IsWindow(image, out, augmenter, 0, 0, true, zero, one));
+}
+
 TEST(ImageAugmenterTest, GreyWithMeanValueAndMeanImage) {
   test::ScopedTestSeed seed;
   std::mt19937 rng(seed.value());

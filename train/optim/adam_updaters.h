@@ -6,8 +6,9 @@
 // besides UpdaterParam and the schedule's lr:*.
 //
 // Differences from cxxnet's adam (updater/adam_updater-inl.hpp):
-//   - beta1 and beta2 are the standard decay rates (defaults 0.9, 0.999);
-//     cxxnet's keys of those names held 1 - beta (defaults 0.1, 0.001).
+//   - none in beta1 and beta2: they hold cxxnet's 1 - β (defaults 0.1 and
+//     0.001, β1 = 0.9 and β2 = 0.999); the config check warns when a value
+//     reads as the usual β (0.5 or more).
 //   - cxxnet's adam subtracted wd * w from the gradient (decay with the
 //     wrong sign) and never ran the learning-rate schedule; here wd decays
 //     and every lr:* key applies.
@@ -40,8 +41,8 @@ class AdamFamilyUpdater : public Updater<xpu, DType> {
         decoupled ? "AdamW: Adam with decoupled weight decay, w -= lr * wd * "
                     "w beside the Adam step."
                   : "Adam with bias correction; wd is L2 decay added to the "
-                    "gradient. beta1/beta2 are the standard decay rates "
-                    "(cxxnet's keys held 1 - beta).";
+                    "gradient. beta1/beta2 are cxxnet's 1 - beta (defaults "
+                    "0.1 and 0.001).";
     info.param_structs = {"AdamParam"};
     return info;
   }
@@ -59,7 +60,7 @@ class AdamFamilyUpdater : public Updater<xpu, DType> {
             const StepScalars<DType>& s) override {
     ApplyAdamRule<xpu, DType>(
         weight.data, *weight.state[0], *weight.state[1], weight.grad, s.clip,
-        s.lr, s.wd, DType(param_.beta1), DType(param_.beta2),
+        s.lr, s.wd, DType(1.0 - param_.beta1), DType(1.0 - param_.beta2),
         DType(param_.epsilon), static_cast<long>(s.t), decoupled);
   }
 

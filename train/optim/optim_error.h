@@ -5,8 +5,8 @@
 // wrong, what was expected, and the known alternatives:
 //
 //   updater 'adam': unknown key 'beta_1'; did you mean 'beta1'? Valid keys: ...
-//   unknown updater 'adma'; did you mean 'adam'? Known updaters: adam, adamw, ...
-//   metric 'rec@0': k must be at least 1, as in rec@5
+//   unknown updater 'adma'; did you mean 'adam'? Known updaters: adam, adamw,
+//   ... metric 'rec@0': k must be at least 1, as in rec@5
 //
 // Example:
 //

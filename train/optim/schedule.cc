@@ -57,8 +57,11 @@ double LearningRateSchedule::Rate(double base,
       rate = base * std::pow(static_cast<double>(p.factor), decays);
       break;
     case kExp:
-    case kExpDecay:
       rate = base * std::pow(static_cast<double>(p.gamma), decays);
+      break;
+    case kExpDecay:
+      rate = base * std::pow(static_cast<double>(p.gamma),
+                             static_cast<double>(u) / p.step);
       break;
     case kPoly:
     case kPolyDecay:

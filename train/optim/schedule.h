@@ -12,7 +12,8 @@
 //   u < lr:start_epoch    base                                (cxxnet)
 //   constant              base
 //   step, factor          base * lr:factor ^ (u / lr:step)
-//   exp, expdecay         base * lr:gamma ^ (u / lr:step)
+//   exp                   base * lr:gamma ^ (u / lr:step)   (a staircase)
+//   expdecay              base * lr:gamma ^ (u / lr:step, a real quotient)
 //   poly, polydecay       base * (1 + (u / lr:step) * lr:gamma) ^ -lr:alpha
 //   cosine                m + (base - m) * (1 + cos(pi * min(u, M) / M)) / 2
 //                         with m = min(lr:minimum_lr, base), M = lr:max_step
@@ -22,6 +23,8 @@
 // Differences from cxxnet (updater/param.h):
 //   - cxxnet counted updates only; `lr:unit = round` is new, as are
 //     `lr:warmup`, `cosine` and the names step, exp and poly.
+//   - `expdecay` decays continuously, as cxxnet since 2015-01 (41f7df6);
+//     `exp` is the staircase that cxxnet's expdecay was before.
 //   - cxxnet raised every rate, a constant one too, to lr:minimum_lr
 //     (default 1e-5), so `eta = 0` trained at 1e-5; here the floor never
 //     exceeds the base rate.
@@ -56,9 +59,9 @@ struct TrainProgress {
 enum ScheduleType {
   kConstant = 0,
   kStep = 1,
-  kFactor = 2,  // cxxnet's name of kStep
-  kExp = 3,
-  kExpDecay = 4,  // cxxnet's name of kExp
+  kFactor = 2,    // cxxnet's name of kStep
+  kExp = 3,       // a staircase: lr:gamma once every lr:step units
+  kExpDecay = 4,  // cxxnet's: continuous, lr:gamma ^ (t / lr:step)
   kPoly = 5,
   kPolyDecay = 6,  // cxxnet's name of kPoly
   kCosine = 7,

@@ -37,14 +37,28 @@ TEST(Schedule, StepAndFactorDecayAtBoundaries) {
   }
 }
 
-TEST(Schedule, ExpAndPolyFollowCxxnet) {
-  for (const char* name : {"exp", "expdecay"}) {
-    LearningRateSchedule s(ParamKwargs{{"lr:schedule", name},
-                                       {"lr:step", "10"},
-                                       {"lr:gamma", "0.9"},
-                                       {"lr:minimum_lr", "0"}});
-    EXPECT_NEAR(s.Rate(0.2, Updates(25)), 0.2 * std::pow(F32(0.9), 2), 1e-15);
-  }
+TEST(Schedule, ExpIsAStaircase) {
+  LearningRateSchedule s(ParamKwargs{{"lr:schedule", "exp"},
+                                     {"lr:step", "10"},
+                                     {"lr:gamma", "0.9"},
+                                     {"lr:minimum_lr", "0"}});
+  EXPECT_NEAR(s.Rate(0.2, Updates(25)), 0.2 * std::pow(F32(0.9), 2), 1e-15);
+  EXPECT_NEAR(s.Rate(0.2, Updates(29)), 0.2 * std::pow(F32(0.9), 2), 1e-15);
+}
+
+TEST(Schedule, ExpDecayIsContinuousAsCxxnet) {
+  // cxxnet's updater/param.h: base * powf(gamma, float(t) / step).
+  // ImageNet.conf's settings halfway through a step: 0.01 * 0.1 ^ 0.5.
+  LearningRateSchedule imagenet(ParamKwargs{
+      {"lr:schedule", "expdecay"}, {"lr:step", "100000"}, {"lr:gamma", "0.1"}});
+  EXPECT_NEAR(imagenet.Rate(0.01, Updates(50000)), 0.0031623, 1e-7);
+  LearningRateSchedule halving(ParamKwargs{
+      {"lr:schedule", "expdecay"}, {"lr:step", "1000"}, {"lr:gamma", "0.5"}});
+  EXPECT_NEAR(halving.Rate(0.1, Updates(2500)), 0.0176777, 1e-7);
+  EXPECT_NEAR(halving.Rate(0.1, Updates(1000)), 0.05, 1e-9);
+}
+
+TEST(Schedule, PolyFollowsCxxnet) {
   for (const char* name : {"poly", "polydecay"}) {
     LearningRateSchedule s(ParamKwargs{{"lr:schedule", name},
                                        {"lr:step", "10"},

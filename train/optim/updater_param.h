@@ -53,10 +53,11 @@ struct MomentumParam : public Parameter<MomentumParam> {
   }
 };
 
-// adam and adamw: beta1 and beta2 are the decay rates of the moving
-// averages, as in Kingma and Ba (and PyTorch). cxxnet's adam read `beta1`
-// and `beta2` as one minus that (defaults 0.1 and 0.001): cxxnet's
-// beta1 = 0.1 is beta1 = 0.9 here.
+// adam and adamw: beta1 and beta2 hold cxxnet's meaning, the weight of the
+// new gradient in each moving average: one minus the decay rates β1, β2 of
+// Kingma and Ba (and PyTorch). The defaults 0.1 and 0.001 are β1 = 0.9 and
+// β2 = 0.999; PyTorch's betas=(0.9, 0.999) are written beta1 = 0.1 and
+// beta2 = 0.001 here.
 struct AdamParam : public Parameter<AdamParam> {
   float beta1;
   float beta2;
@@ -64,15 +65,17 @@ struct AdamParam : public Parameter<AdamParam> {
 
   UMBRA_DECLARE_PARAMETER(AdamParam) {
     UMBRA_DECLARE_FIELD(beta1)
-        .set_default(0.9f)
+        .set_default(0.1f)
         .set_range(0.0f, 1.0f)
         .describe(
-            "Decay rate of the first-moment average (cxxnet's 1 - beta1).");
+            "Weight of the new gradient in the first-moment average, as "
+            "cxxnet: 1 - the usual beta1 (0.1 is beta1 = 0.9 elsewhere).");
     UMBRA_DECLARE_FIELD(beta2)
-        .set_default(0.999f)
+        .set_default(0.001f)
         .set_range(0.0f, 1.0f)
         .describe(
-            "Decay rate of the second-moment average (cxxnet's 1 - beta2).");
+            "Weight of the new squared gradient in the second-moment average, "
+            "as cxxnet: 1 - the usual beta2 (0.001 is beta2 = 0.999).");
     UMBRA_DECLARE_FIELD(epsilon)
         .set_default(1e-8f)
         .set_lower_bound(0.0f)

@@ -29,8 +29,9 @@ struct RefParams {
   double wd = 0.0;
   double clip = 0.0;
   double momentum = 0.9;
-  double beta1 = 0.9;
-  double beta2 = 0.999;
+  // The keys' values, as cxxnet reads them: 1 - the decay rates.
+  double beta1 = 0.1;
+  double beta2 = 0.001;
   double epsilon = 1e-8;
   double rho = 0.9;
 };
@@ -70,10 +71,11 @@ void RefStep(const RefParams& p, double lr, long t,
       const double grad = decoupled ? gc : coupled;
       double& m = r->s1[i];
       double& v = r->s2[i];
-      m = p.beta1 * m + (1 - p.beta1) * grad;
-      v = p.beta2 * v + (1 - p.beta2) * grad * grad;
-      const double m_hat = m / (1 - std::pow(p.beta1, t));
-      const double v_hat = v / (1 - std::pow(p.beta2, t));
+      const double decay1 = 1 - p.beta1, decay2 = 1 - p.beta2;
+      m = decay1 * m + p.beta1 * grad;
+      v = decay2 * v + p.beta2 * grad * grad;
+      const double m_hat = m / (1 - std::pow(decay1, t));
+      const double v_hat = v / (1 - std::pow(decay2, t));
       double step = m_hat / (std::sqrt(v_hat) + p.epsilon);
       if (decoupled) step += p.wd * w;
       w -= lr * step;
@@ -218,8 +220,8 @@ TYPED_TEST(UpdaterTest, WeightDecayAndOtherSettings) {
     p.lr = 0.02;
     p.wd = 0.1;
     p.momentum = 0.5;
-    p.beta1 = 0.8;
-    p.beta2 = 0.99;
+    p.beta1 = 0.2;
+    p.beta2 = 0.01;
     p.epsilon = 1e-3;
     p.rho = 0.7;
     this->CheckAgainstReference(p, 5);

@@ -1,0 +1,164 @@
+#include "tools/cxxnet_guide.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "train/config/cxxnet_notices.h"
+
+namespace umbra {
+namespace tools {
+namespace {
+
+constexpr char kIntroduction[] = R"(## Coming from cxxnet
+
+umbra reads cxxnet's config format, and its keys as cxxnet's source reads
+them (dmlc/cxxnet at 9c58c278d129, the repository's last commit; where that
+commit broke a feature, its parent b1d2a44). A cxxnet config runs with its
+data paths changed when it uses the keys of the first two lists below; a key
+of the third list is refused by name, with what to write instead where umbra
+has it. A key that no cxxnet version read is refused as a typo (cxxnet
+ignored every unknown key and stopped reading a file at its first malformed
+line, silently).
+
+### Read as cxxnet reads them
+
+- Blocks and structure: `data = train`, `eval = NAME`, `pred = FILE`,
+  `iter = TYPE` ... `iter = end`, `netconfig = start/end`,
+  `layer[a,b->c] = type:name`, `layer[+1]`, `layer[+0]`, node `0` as `in`,
+  `share[NAME]` (a name after it names the layer; cxxnet ignored it),
+  `label_vec[a,b) = NAME`, `extra_data_num`, `extra_data_shape[i]`,
+  `metric[FIELD,NODE]`, an unquoted value `default`.
+- Trainer: `task` (`train`, `finetune`, `pred`, `extract`, and `pred_raw` =
+  `pred` with `output_prob = 1`), `model_in`, `model_dir`, `num_round`,
+  `max_round` (the rounds of this run, counted from where it starts: a
+  resumed run from its checkpoint), `continue`, `save_model`, `batch_size`,
+  `input_shape`, `eval_train` (default 1, as cxxnet's code), `metric`
+  (`error`, `logloss`, `rmse`, `rec@N`), `dev` (`cpu`, `gpu`, `gpu:N`),
+  `print_step` (a progress line every N batches), `update_period`
+  (gradient accumulation; also under a loss layer), `extract_node_name`,
+  `silent`.
+- Updaters: `updater = sgd | nag | adam`, `eta`/`lr`, `wd`, `momentum`,
+  `clip_gradient`, weight tags `wmat:` and `bias:` on any updater or init
+  key, `lr:` or its cxxnet alias `eta:` before the schedule keys,
+  `lr:schedule` (`constant`, `expdecay`: continuous,
+  `base * gamma ^ (t / step)` as cxxnet since 2015-01; `polydecay`,
+  `factor`), `lr:gamma`, `lr:alpha`, `lr:step`, `lr:factor`,
+  `lr:minimum_lr`, `lr:start_epoch`, adam's `beta1` and `beta2` (cxxnet's
+  1 - beta, defaults 0.1 and 0.001: `beta1 = 0.9` gets a warning that says
+  so).
+- Initialisation: `random_type = gaussian` (`init_sigma`), `uniform` and
+  `xavier` (one type in cxxnet: U(-a, a), a = `init_uniform`, else
+  sqrt(3 / (in + out)) with a convolution's in = input channels per group x
+  kernel taps and out = `nchannel / ngroup`), `kaiming` (N(0, 2 / out) with
+  out = `nhidden`, or `nchannel` x kernel taps), `init_bias`.
+- Layers: `fullc`, `conv` (`nchannel`, `kernel_size`, `kernel_height`,
+  `kernel_width`, `stride`, `pad`, `pad_y`, `pad_x`, `ngroup`, `no_bias`,
+  `temp_col_max`), `bias`, `max_pooling`, `sum_pooling`, `avg_pooling`,
+  `relu`, `sigmoid`, `tanh`, `softplus`, `xelu`, `rrelu`, `prelu`
+  (`init_slope`, `random_slope`), `dropout`, `lrn`, `batch_norm`,
+  `flatten`, `split`, `concat`, `ch_concat`, `softmax`, `multi_logistic`,
+  `lp_loss`, `l2_loss` (`grad_scale`, `target`).
+- Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
+  `index_offset`), `csv` (`filename`, `has_header`, `label_width`), `img`
+  and `imgrec` (`image_list`, `image_rec`, `image_root`), `threadbuffer`
+  (`buffer_size`), and the augmentation keys `input_shape`, `rand_crop`,
+  `rand_mirror`, `mirror` (every instance mirrored), `crop_y_start`,
+  `crop_x_start`, `divideby`, `scale`, `mean_value`, `max_rotate_angle`,
+  `max_shear_ratio`, `max_aspect_ratio`, `min_crop_size`, `max_crop_size`,
+  `min_img_size`, `max_img_size`, `max_random_contrast`,
+  `max_random_illumination`, `rotate`, `rotate_list`, `fill_value`,
+  `round_batch`, `label_width`.
+
+### Accepted without effect
+
+The trainer and `//tools:check` print one notice per line that sets one of
+these, naming it and saying why it changes nothing:
+
+)";
+
+constexpr char kNotYet[] = R"(
+### Not supported yet (refused by name)
+
+- Tasks and outputs: `task = get_weight` (`extract_layer_name`,
+  `weight_filename`), `output_format`, `extract_node_name = top[-N]` and
+  the `.meta` shape file, `test_io`.
+- Updater settings per layer and per tag: `momentum` inside a layer,
+  `wmat:momentum`, `bias:momentum`, the schedule keys per layer;
+  `momentum_schedule`, `base_momentum`,
+  `final_momentum`, `saturation_epoch`.
+- `start_counter`, `seed_data` (umbra's `seed` seeds the weights and the
+  data order).
+- Layers `insanity` (umbra's `rrelu`, without `calm_start`/`calm_end`),
+  `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
+  `fixconn`; prelu's `random`; `layer[+N]` for N > 1.
+- Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
+  cxxnet's parameter server (`param_server`, `update_on_server`,
+  `dist_num_worker`, `dist_worker_rank`): the error says to train data
+  parallel over processes instead,
+  `mpirun -np 4 bazel-bin/train/train my.conf dist=mpi` (with `dev = gpu`
+  each rank takes the GPU of its local rank).
+- Iterators `imgbin`, `imginst`, `membuffer`, `attachtxt`; `image_mean` (a
+  mean image file), imgrec's `image_list` label map and `image_bin`,
+  `image_conf_prefix`, `image_conf_ids`, `test_skipread`.
+
+### Differences kept on purpose
+
+- Typos are refused, with the line, the key and the closest valid keys;
+  cxxnet ignored unknown keys. A key written inside a data block wins over
+  the same global key (cxxnet applied the globals after the block's keys).
+  Trainer keys (`batch_size`, `seed`, ...) are global only; cxxnet read
+  them anywhere in the file.
+- Checkpoints are umbra's own format (`model_dir/NNNN.model`, checked and
+  written atomically) and hold the updater's state, so `continue = 1`
+  resumes bit-identically; cxxnet's models held the weights only, named
+  each by its round and wrote `0000.model` before training.
+- Without a `metric` line umbra reports `error`; cxxnet reported nothing.
+  `rmse` is the root of the mean squared error, as its name says; cxxnet
+  printed the mean of the squared error summed over the outputs.
+- `momentum` is not capped at `final_momentum` (cxxnet capped every
+  momentum at 0.9 unless `final_momentum` was raised). `lr:minimum_lr` floors
+  decayed rates but never lifts a rate above its base (cxxnet trained
+  `eta = 0` at 1e-5). `clip_gradient` clips for every updater (cxxnet: sgd
+  only).
+- adam decays weights towards zero (cxxnet's subtracted `wd * w` from the
+  gradient, the wrong sign), follows `lr:schedule`, and adds epsilon to the
+  root of the bias-corrected second moment.
+- A round's last update with `update_period` holds that round's leftover
+  batches (their mean), so that every checkpoint ends on a whole update;
+  cxxnet carried them into the next round.
+- `print_step` numbers rounds as the round lines do (from 1) and adds the
+  images per second; cxxnet printed the round from 0. Round lines go to
+  standard output.
+- The data: `shuffle` draws a new order for every pass (cxxnet's mnist kept
+  the order drawn at the start); a last partial batch is padded and its
+  padding trains nothing (cxxnet's mnist dropped it; its other iterators
+  trained on stale rows); `scale` and `divideby` both apply (in cxxnet the
+  later of the two won); `mean_value` takes one value per channel or one for
+  all; `mirror`, contrast and illumination apply with or without a mean.
+- Layer defaults: `dropout`'s `threshold` is 0.5 (cxxnet: 0, no dropout);
+  `lrn` has `local_size = 5, alpha = 0.001, beta = 0.75` (cxxnet left
+  alpha and beta unset); `batch_norm` has `eps = 1e-5` and moving variance
+  starting at 1 (cxxnet: 1e-10 and 0), and its slope and shift take the
+  `wmat:` and `bias:` settings, as before cxxnet's last commit.
+- `random_type = he` is umbra's own: N(0, 2 / in), He et al.'s fan-in form
+  and PyTorch's default; the example configs use it.
+- `task = extract` and `pred` read only the `pred` block, `eval` only the
+  eval blocks (cxxnet opened the training data too), and no task overwrites
+  an existing output file.
+)";
+
+}  // namespace
+
+std::string ComingFromCxxnetMarkdown() {
+  std::string out = kIntroduction;
+  for (const train::InertCxxnetKey& inert : train::InertCxxnetKeyList()) {
+    absl::StrAppend(&out, "- `", inert.key, "`",
+                    inert.condition.empty() ? "" : " ", inert.condition, ": ",
+                    inert.reason, ".\n");
+  }
+  absl::StrAppend(&out, kNotYet);
+  return out;
+}
+
+}  // namespace tools
+}  // namespace umbra

@@ -1,0 +1,233 @@
+#include "train/config/cxxnet_notices.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+enum class Scope { kAnywhere, kLayerSettings };
+
+struct InertKey {
+  const char* key;
+  Scope scope;
+  const char* reason;
+};
+
+constexpr char kNoLrSubkey[] =
+    "no cxxnet version read it: cxxnet's lr: prefix takes only schedule, "
+    "gamma, alpha, step, factor, minimum_lr and start_epoch (the rate, "
+    "momentum and decay are eta, momentum and wd)";
+constexpr char kServerTuning[] =
+    "it tuned the parameter server of cxxnet's multi-device training; "
+    "umbra's data parallel training (dist = mpi) sums gradients without one";
+
+constexpr InertKey kInertKeys[] = {
+    {"train_eval", Scope::kAnywhere,
+     "cxxnet read it only on 2014-04-06 and then renamed it eval_train "
+     "(umbra's eval_train, on by default)"},
+    {"lr:start_iteration", Scope::kAnywhere,
+     "no cxxnet version read it (cxxnet's updater doc meant lr:start_epoch)"},
+    {"lr:eta", Scope::kAnywhere, kNoLrSubkey},
+    {"lr:momentum", Scope::kAnywhere, kNoLrSubkey},
+    {"lr:wd", Scope::kAnywhere, kNoLrSubkey},
+    {"sync", Scope::kAnywhere, "cxxnet stored it and never used it"},
+    {"init_sparse", Scope::kAnywhere,
+     "cxxnet has not used it since it dropped random_type = sparse "
+     "(2015-02)"},
+    {"reset_net_type", Scope::kAnywhere,
+     "cxxnet only wrote the net type into its model files"},
+    {"algo", Scope::kAnywhere,
+     "it chose cxxnet's cuDNN convolution algorithms on a GPU; umbra's GPU "
+     "build measures and picks the fastest itself, and the CPU has none"},
+    {"force_contiguous", Scope::kAnywhere,
+     "it chose cxxnet's memory layout of fullc weights; umbra's weights are "
+     "always contiguous"},
+    {"silent", Scope::kLayerSettings,
+     "cxxnet's layers never read it (silent is a global and iterator key)"},
+    {"fullc_gather", Scope::kAnywhere, kServerTuning},
+    {"pull_at_backprop", Scope::kAnywhere, kServerTuning},
+    {"bigarray_bound", Scope::kAnywhere, kServerTuning},
+    {"test_on_server", Scope::kAnywhere, kServerTuning},
+    {"init_on_worker", Scope::kAnywhere, kServerTuning},
+    {"reduce_thread", Scope::kAnywhere, kServerTuning},
+    {"use_pin_memory", Scope::kAnywhere, kServerTuning},
+    {"pull_thread", Scope::kAnywhere, kServerTuning},
+    {"push_thread", Scope::kAnywhere, kServerTuning},
+};
+
+constexpr char kDataParallel[] =
+    "umbra trains data parallel over processes instead, one per GPU or CPU "
+    "share, on one machine or many: mpirun -np 4 bazel-bin/train/train "
+    "CONFIG dist=mpi (with dev = gpu each rank takes the GPU of its local "
+    "rank)";
+
+// The error for an entry that asks for cxxnet's multi-device or
+// parameter-server training, or nullopt.
+std::optional<ConfigError> DistributedFormError(const ConfigEntry& entry) {
+  static constexpr const char* kServerKeys[] = {
+      "param_server", "update_on_server", "dist_num_worker",
+      "dist_worker_rank"};
+  for (const char* key : kServerKeys) {
+    if (entry.key == key) {
+      return entry.Error(absl::StrCat(
+          "'", key,
+          "' belongs to cxxnet's parameter-server training, which umbra does "
+          "not have; ",
+          kDataParallel));
+    }
+  }
+  if (entry.key == "dev" &&
+      (absl::StartsWith(entry.value, "gpu:") ||
+       absl::StartsWith(entry.value, "cpu:")) &&
+      entry.value.find_first_of(",-") != std::string::npos) {
+    return entry.Error(absl::StrCat(
+        "dev = ", entry.value,
+        " asks for several devices in one process (cxxnet's multi-device "
+        "training); ",
+        kDataParallel));
+  }
+  return std::nullopt;
+}
+
+// The reason `key` (perhaps after weight-tag prefixes, `wmat:init_sparse`)
+// has no effect where `scope` puts it, or nullptr.
+const char* InertReason(const std::string& key, Scope scope) {
+  for (const InertKey& inert : kInertKeys) {
+    if (inert.scope == Scope::kLayerSettings && scope != inert.scope) continue;
+    if (key == inert.key || absl::EndsWith(key, absl::StrCat(":", inert.key))) {
+      return inert.reason;
+    }
+  }
+  return nullptr;
+}
+
+// cxxnet's `eta:` prefix is its alias of `lr:` (eta:schedule,
+// wmat:eta:step): written as `lr:`.
+void SpellEtaAsLr(ConfigEntry* entry) {
+  const size_t at = entry->key.find("eta:");
+  if (at != std::string::npos && (at == 0 || entry->key[at - 1] == ':')) {
+    entry->key.replace(at, 4, "lr:");
+  }
+}
+
+// Drops the inert entries of `entries`, adding a notice for each. net_type
+// is inert at 0 and an error otherwise.
+void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
+              std::vector<ConfigNotice>* notices) {
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : *entries) {
+    if (std::optional<ConfigError> error = DistributedFormError(entry)) {
+      throw *error;
+    }
+    const std::string written = entry.key;
+    SpellEtaAsLr(&entry);
+    const char* reason = InertReason(entry.key, scope);
+    if (entry.key == "net_type" && !entry.is_default()) {
+      if (entry.value != "0") {
+        throw entry.Error(
+            "net_type = " + entry.value +
+            " chose cxxnet's 2014 averaging trainer (CXXAvgNetTrainer), "
+            "which umbra does not have; net_type = 0, the only type cxxnet "
+            "kept, is umbra's trainer");
+      }
+      reason =
+          "cxxnet's only net type since 2014 (it was written into its "
+          "model files)";
+    }
+    if (reason == nullptr) {
+      kept.push_back(std::move(entry));
+      continue;
+    }
+    notices->push_back(
+        {entry.location, written,
+         absl::StrCat("'", written, "' has no effect: ", reason)});
+  }
+  *entries = std::move(kept);
+}
+
+// The warning for `entry` when it sets adam's beta1 or beta2 to 0.5 or
+// more.
+void AddAdamBetaWarning(const ConfigEntry& entry,
+                        std::vector<ConfigNotice>* warnings) {
+  const size_t colon = entry.key.rfind(':');
+  const std::string name =
+      colon == std::string::npos ? entry.key : entry.key.substr(colon + 1);
+  if (name != "beta1" && name != "beta2") return;
+  double value = 0;
+  if (!absl::SimpleAtod(entry.value, &value) || !(value >= 0.5)) return;
+  const bool first = name == "beta1";
+  const std::string usual = absl::StrCat(1.0 - value);
+  warnings->push_back(
+      {entry.location, entry.key,
+       absl::StrCat(name, " = ", entry.value,
+                    " means here, as in cxxnet, that each step weighs the new ",
+                    first ? "gradient" : "squared gradient", " by ",
+                    entry.value, " in the ", first ? "first" : "second",
+                    "-moment average (the usual ", name, " = ", usual,
+                    "); for the usual ", name, " = ", entry.value, " write ",
+                    name, " = ", usual),
+       /*warning=*/true});
+}
+
+}  // namespace
+
+std::string ConfigNotice::ToString() const {
+  return absl::StrCat(warning ? "warning: " : "notice: ", location.ToString(),
+                      ": ", text);
+}
+
+std::vector<ConfigNotice> AdamBetaWarnings(const TrainConfig& config) {
+  std::vector<ConfigNotice> warnings;
+  for (const ConfigEntry& entry : config.globals) {
+    AddAdamBetaWarning(entry, &warnings);
+  }
+  for (const LayerDeclaration& layer : config.net.layers) {
+    for (const ConfigEntry& entry : layer.settings) {
+      AddAdamBetaWarning(entry, &warnings);
+    }
+  }
+  return warnings;
+}
+
+std::vector<InertCxxnetKey> InertCxxnetKeyList() {
+  std::vector<InertCxxnetKey> list = {
+      {"net_type", "= 0",
+       "cxxnet's only net type since 2014 (other values, its averaging "
+       "trainer, are refused)"}};
+  for (const InertKey& inert : kInertKeys) {
+    list.push_back(
+        {inert.key,
+         inert.scope == Scope::kLayerSettings ? "in a layer's settings" : "",
+         inert.reason});
+  }
+  return list;
+}
+
+std::vector<ConfigNotice> DropInertCxxnetKeys(TrainConfig* config) {
+  std::vector<ConfigNotice> notices;
+  DropFrom(&config->globals, Scope::kAnywhere, &notices);
+  for (LayerDeclaration& layer : config->net.layers) {
+    DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
+  }
+  for (IteratorChain& chain : config->iterators) {
+    for (IteratorStage& stage : chain.stages) {
+      DropFrom(&stage.settings, Scope::kAnywhere, &notices);
+    }
+  }
+  std::stable_sort(notices.begin(), notices.end(),
+                   [](const ConfigNotice& a, const ConfigNotice& b) {
+                     return a.location.argument != b.location.argument
+                                ? a.location.argument < b.location.argument
+                                : a.location.line < b.location.line;
+                   });
+  return notices;
+}
+
+}  // namespace train
+}  // namespace umbra

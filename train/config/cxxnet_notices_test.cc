@@ -1,0 +1,159 @@
+// cxxnet keys without effect: dropped with a notice at their line, wherever
+// they are written; net_type other than 0 is refused; look-alike typos and
+// keys with a real meaning are left for the key checks.
+#include "train/config/cxxnet_notices.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "train/config/config.h"
+#include "train/config/config_test_util.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using testing::ConfigErrorOf;
+using ::testing::HasSubstr;
+
+const char kConfig[] = R"(train_eval = 1
+sync = simple
+data = train
+iter = mnist
+  path_img = "a"
+  init_sparse = 10
+  silent = 1
+iter = end
+netconfig = start
+layer[in->h] = conv:c1
+  nchannel = 4
+  algo = fast
+  silent = 1
+  wmat:init_sparse = 3
+layer[h->out] = fullc:fc
+  force_contiguous = 1
+  wmat:lr:start_iteration = 100
+netconfig = end
+silent = 1
+)";
+
+// "LINE:KEY" of each notice, in order.
+std::vector<std::string> Noticed(const std::vector<ConfigNotice>& notices) {
+  std::vector<std::string> noticed;
+  for (const ConfigNotice& notice : notices) {
+    noticed.push_back(absl::StrCat(notice.location.line, ":", notice.key));
+  }
+  return noticed;
+}
+
+TEST(CxxnetNoticesTest, DroppedWithANoticeWhereverWritten) {
+  TrainConfig config =
+      BuildTrainConfig(ParseConfigText(kConfig, "old.conf"),
+                       ParseCommandLineOverrides({"lr:start_iteration=5"}, 2));
+  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  EXPECT_EQ(Noticed(notices),
+            (std::vector<std::string>{
+                "1:train_eval", "2:sync", "6:init_sparse", "12:algo",
+                "13:silent", "14:wmat:init_sparse", "16:force_contiguous",
+                "17:wmat:lr:start_iteration", "0:lr:start_iteration"}));
+  EXPECT_EQ(notices.back().ToString(),
+            "notice: command line: argument 2: 'lr:start_iteration' has no "
+            "effect: no cxxnet version read it (cxxnet's updater doc meant "
+            "lr:start_epoch)");
+  EXPECT_EQ(notices[4].ToString(),
+            "notice: old.conf:13: 'silent' has no effect: cxxnet's layers "
+            "never read it (silent is a global and iterator key)");
+  // What has a meaning stays: the iterator's and the global silent.
+  ASSERT_NE(config.FindGlobal("silent"), nullptr);
+  EXPECT_EQ(config.iterators[0].stages[0].settings.size(), 2u);
+  EXPECT_EQ(config.net.layers[0].settings.size(), 1u);  // nchannel
+  EXPECT_TRUE(config.net.layers[1].settings.empty());
+  EXPECT_EQ(config.FindGlobal("train_eval"), nullptr);
+}
+
+TEST(CxxnetNoticesTest, NetTypeZeroIsInertOthersAreRefused) {
+  TrainConfig zero = ParseTrainConfigText("net_type = 0\n", "a.conf");
+  EXPECT_EQ(Noticed(DropInertCxxnetKeys(&zero)),
+            (std::vector<std::string>{"1:net_type"}));
+  TrainConfig averaging =
+      ParseTrainConfigText("dev = cpu\nnet_type = 1\n", "a.conf");
+  EXPECT_THAT(ConfigErrorOf([&] { DropInertCxxnetKeys(&averaging); }),
+              HasSubstr("a.conf:2: net_type = 1 chose cxxnet's 2014 averaging "
+                        "trainer"));
+}
+
+TEST(CxxnetNoticesTest, MultiDeviceAndServerFormsSayWhatToDoInstead) {
+  for (const char* line :
+       {"dev = gpu:0-3", "dev = gpu:0,1", "param_server = dist",
+        "update_on_server = 1", "dist_num_worker = 4"}) {
+    TrainConfig config = ParseTrainConfigText(
+        absl::StrCat("batch_size = 2\n", line, "\n"), "multi.conf");
+    const std::string error =
+        ConfigErrorOf([&] { DropInertCxxnetKeys(&config); });
+    EXPECT_THAT(error, HasSubstr("multi.conf:2: ")) << line;
+    EXPECT_THAT(error, HasSubstr("mpirun -np 4 bazel-bin/train/train CONFIG "
+                                 "dist=mpi"))
+        << line;
+  }
+  TrainConfig one_gpu = ParseTrainConfigText("dev = gpu:1\n", "a.conf");
+  EXPECT_TRUE(DropInertCxxnetKeys(&one_gpu).empty());
+}
+
+TEST(CxxnetNoticesTest, EtaPrefixIsLr) {
+  TrainConfig config = ParseTrainConfigText(
+      "eta:schedule = expdecay\neta = 0.1\nwmat:eta:step = 5\nbeta1 = 0.1\n"
+      "eta:start_iteration = 4\n",
+      "a.conf");
+  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0].key, "eta:start_iteration");
+  std::vector<std::string> keys;
+  for (const ConfigEntry& entry : config.globals) keys.push_back(entry.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"lr:schedule", "eta",
+                                            "wmat:lr:step", "beta1"}));
+}
+
+TEST(CxxnetNoticesTest, TyposAreNotInert) {
+  TrainConfig config = ParseTrainConfigText(
+      "train_evl = 1\nsilent_mode = 1\nlr:start_iter = 5\n", "a.conf");
+  EXPECT_TRUE(DropInertCxxnetKeys(&config).empty());
+  EXPECT_EQ(config.globals.size(), 3u);
+}
+
+TEST(CxxnetNoticesTest, AdamBetasInTheUsualConventionGetAWarning) {
+  const TrainConfig config = ParseTrainConfigText(
+      "updater = adam\nbeta1 = 0.9\nbeta2 = 0.001\nnetconfig = start\n"
+      "layer[in->out] = fullc\n  nhidden = 2\n  wmat:beta2 = 0.999\n"
+      "netconfig = end\n",
+      "adam.conf");
+  const std::vector<ConfigNotice> warnings = AdamBetaWarnings(config);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].ToString(),
+            "warning: adam.conf:2: beta1 = 0.9 means here, as in cxxnet, that "
+            "each step weighs the new gradient by 0.9 in the first-moment "
+            "average (the usual beta1 = 0.1); for the usual beta1 = 0.9 write "
+            "beta1 = 0.1");
+  EXPECT_EQ(warnings[1].location.line, 7);
+  EXPECT_THAT(warnings[1].text,
+              HasSubstr("for the usual beta2 = 0.999 write beta2 = 0.001"));
+}
+
+TEST(CxxnetNoticesTest, EveryKeyIsListedWithItsReason) {
+  std::map<std::string, InertCxxnetKey> by_key;
+  for (const InertCxxnetKey& inert : InertCxxnetKeyList()) {
+    EXPECT_FALSE(inert.reason.empty()) << inert.key;
+    by_key[inert.key] = inert;
+  }
+  EXPECT_THAT(by_key["train_eval"].reason, HasSubstr("cxxnet read it only"));
+  EXPECT_EQ(by_key["net_type"].condition, "= 0");
+  EXPECT_EQ(by_key["silent"].condition, "in a layer's settings");
+  EXPECT_EQ(by_key["sync"].condition, "");
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra

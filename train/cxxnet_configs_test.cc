@@ -1,0 +1,111 @@
+// train/configs/cxxnet/: cxxnet's own MNIST examples, with only their data
+// paths changed (to Fashion-MNIST), and a config of cxxnet's keys that umbra
+// reads as cxxnet did, each trained for one round by the trainer: they run,
+// say what has no effect, and learn.
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "gtest/gtest.h"
+#include "train/data/idx_file.h"
+#include "train/trainer_test_util.h"
+
+namespace umbra {
+namespace train {
+namespace {
+
+using testing::LastMetric;
+using testing::NewTestDir;
+using testing::ReadText;
+using testing::RunTrainer;
+using testing::WriteText;
+
+constexpr char kFashionMnist[] = "/usr/share/datasets/fashion-mnist/";
+
+// The first `count` items of Fashion-MNIST's IDX file `name` (images or
+// labels, by `magic`), written as a plain IDX file into `dir`: a round of
+// a test-sized share of the data. Returns its path.
+std::string FirstItems(const std::string& name, std::uint32_t magic,
+                       std::uint32_t count, const std::string& dir) {
+  const std::string bytes =
+      ReadIdxBytes(absl::StrCat(kFashionMnist, name, ".gz"), magic);
+  const IdxArray idx = ParseIdx(bytes, magic, name);
+  const size_t item_bytes = idx.elements.size() / idx.dims[0];
+  std::string out = bytes.substr(0, bytes.size() - idx.elements.size());
+  for (int shift = 24, at = 4; shift >= 0; shift -= 8, ++at) {
+    out[at] = static_cast<char>((count >> shift) & 0xff);  // big-endian count
+  }
+  out.append(idx.elements.data(), count * item_bytes);
+  const std::string path = absl::StrCat(dir, "/", name);
+  WriteText(path, out);
+  return path;
+}
+
+// One round of the config at `path` (relative to the workspace) with
+// `overrides`, its data paths pointed at the first 12000 training and 2000
+// test images of Fashion-MNIST; returns what the trainer printed.
+std::string TrainOneRound(const std::string& path,
+                          std::vector<std::string> overrides) {
+  std::string name = path.substr(path.rfind('/') + 1);
+  const std::string dir = NewTestDir(name.substr(0, name.find('.')));
+  std::string config = ReadText(path);
+  for (const auto& [file, magic, count] :
+       {std::tuple<const char*, std::uint32_t, std::uint32_t>{
+            "train-images-idx3-ubyte", kIdxImageMagic, 12000},
+        {"train-labels-idx1-ubyte", kIdxLabelMagic, 12000},
+        {"t10k-images-idx3-ubyte", kIdxImageMagic, 2000},
+        {"t10k-labels-idx1-ubyte", kIdxLabelMagic, 2000}}) {
+    const std::string full = absl::StrCat(kFashionMnist, file, ".gz");
+    EXPECT_TRUE(absl::StrContains(config, full)) << path << " reads " << full;
+    absl::StrReplaceAll({{full, FirstItems(file, magic, count, dir)}}, &config);
+  }
+  overrides.insert(overrides.end(),
+                   {"num_round=1", "silent=0", "model_dir=" + dir + "/models"});
+  return RunTrainer(dir, config, overrides);
+}
+
+TEST(CxxnetConfigsTest, MnistMlpAsCxxnetWroteIt) {
+  const std::string out = TrainOneRound("train/configs/cxxnet/MNIST.conf", {});
+  EXPECT_TRUE(absl::StrContains(
+      out, "net.conf:36: 'train_eval' has no effect: cxxnet read it only"))
+      << out;
+  // metric[label] = error: the net's output against field label.
+  EXPECT_LT(LastMetric(out, "test-error"), 0.4) << out;
+}
+
+TEST(CxxnetConfigsTest, MnistConvAsCxxnetWroteIt) {
+  // cxxnet's file says dev = gpu; this test runs wherever CI does.
+  const std::string out =
+      TrainOneRound("train/configs/cxxnet/MNIST_CONV.conf", {"dev=cpu"});
+  EXPECT_TRUE(absl::StrContains(out, "'train_eval' has no effect")) << out;
+  EXPECT_LT(LastMetric(out, "test-error"), 0.4) << out;
+}
+
+TEST(CxxnetConfigsTest, CxxnetKeysAsCxxnetReadThem) {
+  const std::string out =
+      TrainOneRound("train/configs/cxxnet/cxxnet_keys.conf", {"print_step=40"});
+  for (const char* key : {"init_sparse", "silent", "train_eval", "sync"}) {
+    EXPECT_TRUE(
+        absl::StrContains(out, absl::StrCat("'", key, "' has no effect")))
+        << key << "\n"
+        << out;
+  }
+  // 12000 images in batches of 50, a progress line every 40 batches.
+  for (int batches = 40; batches <= 240; batches += 40) {
+    EXPECT_TRUE(
+        absl::StrContains(out, absl::StrFormat("round %8d:[%8d]", 1, batches)))
+        << batches << "\n"
+        << out;
+  }
+  EXPECT_TRUE(absl::StrContains(out, "fc2_again        share[fc2]")) << out;
+  EXPECT_LT(LastMetric(out, "test-error"), 0.4) << out;
+}
+
+}  // namespace
+}  // namespace train
+}  // namespace umbra
