@@ -2,19 +2,15 @@
 
 #include <vector>
 
+#include "layers/cpu_packets.h"
 #include "layers/parallel_ranges.h"
-#include "tensor/packet.h"
 
 namespace umbra {
 namespace layers {
 namespace {
 
 template <typename DType>
-constexpr packet::PacketArch kArch =
-    expr::PacketCheck<DType, UMBRA_DEFAULT_PACKET>::kPass ? UMBRA_DEFAULT_PACKET
-                                                          : packet::kPlain;
-template <typename DType>
-using Packet = packet::Packet<DType, kArch<DType>>;
+using Packet = CpuPacket<DType>;
 
 // Planes per task at least: below this a plane loop stays on one thread.
 constexpr index_t kMinParallelWork = index_t(1) << 15;

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "layers/activation_ops.h"
+#include "layers/cpu_packets.h"
 #include "layers/layer.h"
 #include "layers/parallel_ranges.h"
 #include "tensor/extension/extension.h"
@@ -90,14 +91,10 @@ inline void CheckPReluShapes(const char* what, const Tensor<cpu, 3, DType>& in,
   }
 }
 
-// The packets of DType: the target's, or plain ones for types without SIMD
-// packets.
 template <typename DType>
-constexpr packet::PacketArch kArch =
-    expr::PacketCheck<DType, UMBRA_DEFAULT_PACKET>::kPass ? UMBRA_DEFAULT_PACKET
-                                                          : packet::kPlain;
+constexpr packet::PacketArch kArch = kCpuPacketArch<DType>;
 template <typename DType>
-using Packet = packet::Packet<DType, kArch<DType>>;
+using Packet = CpuPacket<DType>;
 
 // One contiguous row of PReLU's backward pass with slope a: in_grad[i] =
 // prelu_grad(x[i], a) * g[i] when kInGrad; returns the sum of

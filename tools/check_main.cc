@@ -1,7 +1,9 @@
-// check: reads a config, builds its net without data or training (on the
-// cpu whatever dev says: shapes and memory are the same on either device),
-// and prints the layers, their output shapes and parameter counts, and a
-// memory estimate.
+// check: reads a config and refuses it as the trainer would before reading
+// any data (every key and value, the blocks the task reads, that their
+// files open, that pred's output file is new), builds its net without data
+// or training (on the cpu whatever dev says: shapes and memory are the same
+// on either device), and prints the layers, their output shapes and
+// parameter counts, and a memory estimate.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -27,7 +29,11 @@ int Check(const CommandLine& cli) {
   const std::vector<std::string>& args = cli.positional();
   if (args.empty()) throw UsageError("give a CONFIG file");
   const std::vector<std::string> overrides(args.begin() + 1, args.end());
-  ConfigNet built = BuildConfigNet(args[0], overrides);
+  const train::CheckedConfig checked = CheckConfigFile(args[0], overrides);
+  ConfigNet built = train::BuildNetWithoutDataOn<cpu>(checked);
+  // What else the trainer refuses before reading data: the task's blocks
+  // and their files.
+  train::CheckTaskData(checked);
   for (const train::ConfigNotice& notice : built.notices) {
     std::cout << notice.ToString() << "\n";
   }
@@ -49,7 +55,8 @@ int Check(const CommandLine& cli) {
 int main(int argc, char** argv) {
   umbra::tools::CommandLine cli(
       "check CONFIG [key=value ...]",
-      "Checks a trainer config as the trainer would, builds its net without "
+      "Checks a trainer config as the trainer would before reading data (the "
+      "task's\nblocks, that their files open), builds its net without "
       "data or\ntraining, and prints every layer with its output shape and "
       "parameter count, the\ntotal, and an estimate of the memory for "
       "weights, gradients, updater state and\nactivations at the configured "

@@ -36,7 +36,8 @@ line, silently).
   (`error`, `logloss`, `rmse`, `rec@N`), `dev` (`cpu`, `gpu`, `gpu:N`),
   `print_step` (a progress line every N batches), `update_period`
   (gradient accumulation; also under a loss layer), `extract_node_name`,
-  `silent`.
+  `silent`, `seed` (the weights and layers' random numbers) and `seed_data`
+  (the data order and augmentation).
 - Updaters: `updater = sgd | nag | adam`, `eta`/`lr`, `wd`, `momentum`,
   `clip_gradient`, weight tags `wmat:` and `bias:` on any updater or init
   key, `lr:` or its cxxnet alias `eta:` before the schedule keys,
@@ -86,8 +87,7 @@ constexpr char kNotYet[] = R"(
   `wmat:momentum`, `bias:momentum`, the schedule keys per layer;
   `momentum_schedule`, `base_momentum`,
   `final_momentum`, `saturation_epoch`.
-- `start_counter`, `seed_data` (umbra's `seed` seeds the weights and the
-  data order).
+- `start_counter`.
 - Layers `insanity` (umbra's `rrelu`, without `calm_start`/`calm_end`),
   `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
   `fixconn`; prelu's `random`; `layer[+N]` for N > 1.

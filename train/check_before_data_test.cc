@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "train/config/config.h"
+#include "train/net_setup.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {
@@ -49,6 +50,56 @@ TEST(CheckBeforeDataTest, AMissingEvalFileComesFirst) {
   EXPECT_THAT(
       ErrorWithBrokenTrainingData("eval", {{"/test.csv", "/missing.csv"}}, {}),
       HasSubstr("in eval test, iterator csv: key 'filename': cannot open '"));
+}
+
+// Each error the trainer gives before reading data about the task's blocks
+// and files, and //tools:check's CheckTaskData gives the same.
+TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
+  const std::vector<
+      std::pair<std::vector<std::pair<std::string, std::string>>, std::string>>
+      cases = {
+          {{{"iter = csv\n  filename = \"DIR/train.csv\"",
+             "iter = threadbuffer\niter = csv\n  filename = "
+             "\"DIR/train.csv\""}},
+           "iterator 'threadbuffer' wraps the stage before it and cannot "
+           "come first"},
+          {{{"num_round = 4", "task = pred"}},
+           "task = pred and task = extract need a `pred = FILE` block"},
+          {{{"num_round = 4", "task = finetune"}},
+           "task = finetune needs model_in = <checkpoint>"},
+          {{{"eval = test\niter = csv\n  filename = \"DIR/test.csv\"\n  "
+             "silent = 1\niter = end\n",
+             ""},
+            {"num_round = 4", "task = eval"}},
+           "task = eval needs at least one `eval = NAME` block"},
+          {{{"data = train\niter = csv\n  filename = \"DIR/train.csv\"\n  "
+             "shuffle = 1\n  silent = 1\niter = end\n",
+             ""}},
+           "training needs a `data = train` block"},
+      };
+  for (const auto& [edits, expected] : cases) {
+    const std::string dir = NewTestDir("task_data");
+    std::string config = BlobsConfig(dir);
+    for (const auto& [from, to] : edits) {
+      config = absl::StrReplaceAll(config,
+                                   {{absl::StrReplaceAll(from, {{"DIR", dir}}),
+                                     absl::StrReplaceAll(to, {{"DIR", dir}})}});
+    }
+    std::string trainer_error = "(no error)";
+    try {
+      RunTrainer(dir, config, {});
+    } catch (const ConfigError& e) {
+      trainer_error = e.what();
+    }
+    EXPECT_THAT(trainer_error, HasSubstr(expected)) << config;
+    std::string checker_error = "(no error)";
+    try {
+      CheckTaskData(CheckConfig(LoadTrainConfig(dir + "/net.conf")));
+    } catch (const ConfigError& e) {
+      checker_error = e.what();
+    }
+    EXPECT_EQ(checker_error, trainer_error);
+  }
 }
 
 }  // namespace

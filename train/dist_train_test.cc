@@ -166,6 +166,18 @@ TEST_F(DistTrainTest, AnyNumberOfRanksTrainsTheWeightsOfOneProcess) {
   }
 }
 
+// update_period on two ranks: each rank adds up its batches' gradients and
+// the ranks sum once per update (and once for a round's leftover batches:
+// 25 batches a round), so the weights are one process's.
+TEST_F(DistTrainTest, UpdatePeriodSumsOverTheRanksOncePerUpdate) {
+  const std::string one = NewTestDir("period_one_process");
+  const std::string two = NewTestDir("period_2");
+  ASSERT_EQ(Train(one, MlpConfig(one), 0, {"update_period=2"}).status, 0);
+  const Job job = Train(two, MlpConfig(two), 2, {"update_period=2"});
+  ASSERT_EQ(job.status, 0) << job.output;
+  ExpectSameWeights(one + "/models/0002.model", two + "/models/0002.model");
+}
+
 TEST_F(DistTrainTest, OverTcpAsBetweenMachines) {
   const std::string one = NewTestDir("tcp_one_process");
   const std::string two = NewTestDir("tcp_2");

@@ -13,8 +13,10 @@
 #include "param/edit_distance.h"
 #include "param/quote.h"
 #include "train/config/config_schema.h"
+#include "train/data/iterator_chain.h"
 #include "train/device.h"
 #include "train/metrics/metric.h"
+#include "train/net/checkpoint.h"
 #include "train/optim/optim_error.h"
 #include "train/trainer_schema.h"
 
@@ -34,7 +36,7 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
 CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
   CheckedConfig checked;
   checked.config = std::move(config);
-  checked.notices = DropInertCxxnetKeys(&checked.config);
+  checked.notices = ReadCxxnetForms(&checked.config);
   checked.schema = MakeTrainerSchema();
   ValidateTrainConfig(checked.config, checked.schema);
   for (ConfigNotice& warning : AdamBetaWarnings(checked.config)) {
@@ -56,6 +58,54 @@ CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
 
 bool IsTraining(const TrainerParam& param) {
   return param.task == kTaskTrain || param.task == kTaskFinetune;
+}
+
+void CheckTaskData(const CheckedConfig& checked) {
+  const TrainConfig& config = checked.config;
+  const TrainerParam& param = checked.param;
+  if (param.task == kTaskExport) return;
+  for (const IteratorChain& chain : config.iterators) {
+    CheckChainStages(chain);
+  }
+  std::vector<const IteratorChain*> chains;
+  if (IsTraining(param)) {
+    if (config.TrainIterator() == nullptr) {
+      throw GlobalError(config, "task",
+                        "training needs a `data = train` block with the "
+                        "training iterator");
+    }
+    chains.push_back(config.TrainIterator());
+  }
+  if (param.task == kTaskFinetune && param.model_in.empty()) {
+    throw GlobalError(config, "task",
+                      "task = finetune needs model_in = <checkpoint> to "
+                      "start from");
+  }
+  if (param.task == kTaskPred || param.task == kTaskExtract) {
+    const IteratorChain* chain = config.PredIterator();
+    if (chain == nullptr) {
+      throw GlobalError(config, "task",
+                        "task = pred and task = extract need a `pred = "
+                        "FILE` block: its data, and the file to write");
+    }
+    try {
+      // pred and extract never replace a file.
+      NewFile::RefuseExisting(chain->name);
+    } catch (const FileExistsError& e) {
+      throw chain->declaration.Error(e.what());
+    }
+    chains.push_back(chain);
+  }
+  if (IsTraining(param) || param.task == kTaskEval) {
+    for (const IteratorChain* chain : config.EvalIterators()) {
+      chains.push_back(chain);
+    }
+  }
+  if (param.task == kTaskEval && config.EvalIterators().empty()) {
+    throw GlobalError(config, "task",
+                      "task = eval needs at least one `eval = NAME` block");
+  }
+  for (const IteratorChain* chain : chains) CheckIteratorFiles(config, *chain);
 }
 
 ConfigError GlobalError(const TrainConfig& config, const std::string& key,

@@ -58,6 +58,14 @@ CheckedConfig CheckConfig(TrainConfig config, LocalRanks local = {});
 // Whether `param`'s task trains (train or finetune).
 bool IsTraining(const TrainerParam& param);
 
+// What the task needs of the config's data blocks and files, before any
+// data is read: the blocks it reads exist (`data = train` to train, `pred =
+// FILE` for pred and extract, an `eval` block for eval), every block starts
+// with a source stage, the files their sources read open, the file pred
+// and extract write does not exist yet, and finetune has model_in. The
+// trainer and //tools:check both run it. Throws ConfigError.
+void CheckTaskData(const CheckedConfig& checked);
+
 // A ConfigError about global `key`, at the line that set it last; when no
 // line sets it, at the last line that sets the first of `related` that one
 // does, else at the config file as a whole.

@@ -137,22 +137,12 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
   DataIterator* shape_data = nullptr;
   if (IsTraining(param)) {
     const IteratorChain* chain = config.TrainIterator();
-    if (chain == nullptr) {
-      throw GlobalError(config, "task",
-                        "training needs a `data = train` block with the "
-                        "training iterator");
-    }
     train_data_ = CreateIteratorChain(config, *chain, RankPart());
     shape_chain = chain;
     shape_data = train_data_.get();
   }
   if (param.task == kTaskPred || param.task == kTaskExtract) {
     const IteratorChain* chain = config.PredIterator();
-    if (chain == nullptr) {
-      throw GlobalError(config, "task",
-                        "task = pred and task = extract need a `pred = "
-                        "FILE` block: its data, and the file to write");
-    }
     pred_data_ = CreateIteratorChain(config, *chain);
     shape_chain = chain;
     shape_data = pred_data_.get();
@@ -182,10 +172,6 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
       }
       eval_sets_.push_back(std::move(set));
     }
-    if (param.task == kTaskEval && eval_sets_.empty()) {
-      throw GlobalError(config, "task",
-                        "task = eval needs at least one `eval = NAME` block");
-    }
   }
 
   metric_nodes_ = CheckMetrics(checked_, shape_data->label_width());
@@ -203,29 +189,8 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
 Trainer::~Trainer() = default;
 
 void Trainer::CheckBeforeData() const {
-  const TrainConfig& config = checked_.config;
   const TrainerParam& param = checked_.param;
-  std::vector<const IteratorChain*> chains;
-  if (IsTraining(param) && config.TrainIterator() != nullptr) {
-    chains.push_back(config.TrainIterator());
-  }
-  if ((param.task == kTaskPred || param.task == kTaskExtract) &&
-      config.PredIterator() != nullptr) {
-    const IteratorChain* chain = config.PredIterator();
-    try {
-      // pred and extract never replace a file.
-      NewFile::RefuseExisting(chain->name);
-    } catch (const FileExistsError& e) {
-      throw chain->declaration.Error(e.what());
-    }
-    chains.push_back(chain);
-  }
-  if (IsTraining(param) || param.task == kTaskEval) {
-    for (const IteratorChain* chain : config.EvalIterators()) {
-      chains.push_back(chain);
-    }
-  }
-  for (const IteratorChain* chain : chains) CheckIteratorFiles(config, *chain);
+  CheckTaskData(checked_);
   // With the shapes the config sets, the net and its updater are built
   // once without data: a bad layer or updater value is found before the
   // data is read. On the cpu of a single process only: another device's

@@ -50,10 +50,7 @@ int Trainer::PrepareTraining() {
     }
   }
   if (checked_.param.task == kTaskFinetune) {
-    if (checked_.param.model_in.empty()) {
-      throw TrainingError(
-          "task = finetune needs model_in = <checkpoint> to start from");
-    }
+    // CheckTaskData made sure of model_in.
     const Checkpoint checkpoint = ReadSharedCheckpoint(checked_.param.model_in);
     const std::vector<std::string> loaded =
         model_->LoadWeightsByName(checkpoint, checked_.param.model_in);

@@ -10,7 +10,7 @@
 //   ConfigSchema, KeySchema, ValidateTrainConfig,
 //   LayerSettings, IteratorSettings, ToParamKwargs,
 //   ConfigErrorFromParamError                          config_schema.h
-//   ConfigNotice, DropInertCxxnetKeys                  cxxnet_notices.h
+//   ConfigNotice, ReadCxxnetForms                  cxxnet_notices.h
 //
 // Example:
 //

@@ -267,7 +267,7 @@ TEST(CxxnetExamplesTest, MnistKeysWithoutEffectGetANotice) {
   TrainConfig config = ParseTrainConfigText(renamed, "MNIST.conf");
   EXPECT_EQ(config.net.layers.size(), 4u);
   EXPECT_EQ(config.FindGlobal("lr:eta")->location.line, 39);
-  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  const std::vector<ConfigNotice> notices = ReadCxxnetForms(&config);
   std::vector<std::string> noticed;
   for (const ConfigNotice& notice : notices) {
     noticed.push_back(absl::StrCat(notice.location.line, ":", notice.key));

@@ -116,6 +116,35 @@ void SpellEtaAsLr(ConfigEntry* entry) {
   }
 }
 
+// cxxnet's seed_data seeded the data order and augmentation and seed the
+// weights; umbra's blocks read `seed`, and a block's own setting wins over
+// the global one: so a global seed_data becomes each block's seed, written
+// at the seed_data line. (seed_data inside a block is that block's seed.)
+void MoveSeedDataIntoBlocks(TrainConfig* config) {
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : config->globals) {
+    if (entry.key != "seed_data") {
+      kept.push_back(std::move(entry));
+      continue;
+    }
+    for (IteratorChain& chain : config->iterators) {
+      ConfigEntry seed = entry;
+      seed.key = "seed";
+      // First: the block's own settings come after it and win.
+      std::vector<ConfigEntry>& settings = chain.stages.front().settings;
+      settings.insert(settings.begin(), seed);
+    }
+  }
+  config->globals = std::move(kept);
+  for (IteratorChain& chain : config->iterators) {
+    for (IteratorStage& stage : chain.stages) {
+      for (ConfigEntry& entry : stage.settings) {
+        if (entry.key == "seed_data") entry.key = "seed";
+      }
+    }
+  }
+}
+
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
@@ -209,8 +238,9 @@ std::vector<InertCxxnetKey> InertCxxnetKeyList() {
   return list;
 }
 
-std::vector<ConfigNotice> DropInertCxxnetKeys(TrainConfig* config) {
+std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
   std::vector<ConfigNotice> notices;
+  MoveSeedDataIntoBlocks(config);
   DropFrom(&config->globals, Scope::kAnywhere, &notices);
   for (LayerDeclaration& layer : config->net.layers) {
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);

@@ -15,7 +15,7 @@
 // Example:
 //
 //   TrainConfig config = LoadTrainConfig("MNIST.conf");
-//   for (const ConfigNotice& notice : DropInertCxxnetKeys(&config))
+//   for (const ConfigNotice& notice : ReadCxxnetForms(&config))
 //     std::cout << notice.ToString() << "\n";
 //   // notice: MNIST.conf:41: 'train_eval' has no effect: cxxnet read it only
 //   // on 2014-04-06 and then renamed it eval_train (umbra's eval_train, on by
@@ -56,11 +56,13 @@ std::vector<InertCxxnetKey> InertCxxnetKeyList();
 
 // Removes every inert cxxnet entry from `config` (global settings, layer
 // settings, iterator settings) and returns a notice for each, in file
-// order; writes cxxnet's `eta:` prefix as `lr:`. Throws ConfigError for a
+// order; writes cxxnet's `eta:` prefix as `lr:`, and a global `seed_data =
+// N` (cxxnet's seed of the data order and augmentation, apart from the
+// weights' `seed`) as `seed = N` in every data block. Throws ConfigError for a
 // cxxnet feature umbra has not, saying what to do instead: `net_type` other
 // than 0 (cxxnet's 2014 averaging trainer), several devices in one process
 // (`dev = gpu:0-3`, `gpu:0,1`) and the parameter server's keys.
-std::vector<ConfigNotice> DropInertCxxnetKeys(TrainConfig* config);
+std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config);
 
 // Warnings for adam's beta1 or beta2 of 0.5 or more (global or in a
 // layer's settings, tagged or not), which read as the usual β: the text

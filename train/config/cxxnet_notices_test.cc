@@ -54,7 +54,7 @@ TEST(CxxnetNoticesTest, DroppedWithANoticeWhereverWritten) {
   TrainConfig config =
       BuildTrainConfig(ParseConfigText(kConfig, "old.conf"),
                        ParseCommandLineOverrides({"lr:start_iteration=5"}, 2));
-  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  const std::vector<ConfigNotice> notices = ReadCxxnetForms(&config);
   EXPECT_EQ(Noticed(notices),
             (std::vector<std::string>{
                 "1:train_eval", "2:sync", "6:init_sparse", "12:algo",
@@ -77,11 +77,11 @@ TEST(CxxnetNoticesTest, DroppedWithANoticeWhereverWritten) {
 
 TEST(CxxnetNoticesTest, NetTypeZeroIsInertOthersAreRefused) {
   TrainConfig zero = ParseTrainConfigText("net_type = 0\n", "a.conf");
-  EXPECT_EQ(Noticed(DropInertCxxnetKeys(&zero)),
+  EXPECT_EQ(Noticed(ReadCxxnetForms(&zero)),
             (std::vector<std::string>{"1:net_type"}));
   TrainConfig averaging =
       ParseTrainConfigText("dev = cpu\nnet_type = 1\n", "a.conf");
-  EXPECT_THAT(ConfigErrorOf([&] { DropInertCxxnetKeys(&averaging); }),
+  EXPECT_THAT(ConfigErrorOf([&] { ReadCxxnetForms(&averaging); }),
               HasSubstr("a.conf:2: net_type = 1 chose cxxnet's 2014 averaging "
                         "trainer"));
 }
@@ -92,15 +92,14 @@ TEST(CxxnetNoticesTest, MultiDeviceAndServerFormsSayWhatToDoInstead) {
         "update_on_server = 1", "dist_num_worker = 4"}) {
     TrainConfig config = ParseTrainConfigText(
         absl::StrCat("batch_size = 2\n", line, "\n"), "multi.conf");
-    const std::string error =
-        ConfigErrorOf([&] { DropInertCxxnetKeys(&config); });
+    const std::string error = ConfigErrorOf([&] { ReadCxxnetForms(&config); });
     EXPECT_THAT(error, HasSubstr("multi.conf:2: ")) << line;
     EXPECT_THAT(error, HasSubstr("mpirun -np 4 bazel-bin/train/train CONFIG "
                                  "dist=mpi"))
         << line;
   }
   TrainConfig one_gpu = ParseTrainConfigText("dev = gpu:1\n", "a.conf");
-  EXPECT_TRUE(DropInertCxxnetKeys(&one_gpu).empty());
+  EXPECT_TRUE(ReadCxxnetForms(&one_gpu).empty());
 }
 
 TEST(CxxnetNoticesTest, EtaPrefixIsLr) {
@@ -108,7 +107,7 @@ TEST(CxxnetNoticesTest, EtaPrefixIsLr) {
       "eta:schedule = expdecay\neta = 0.1\nwmat:eta:step = 5\nbeta1 = 0.1\n"
       "eta:start_iteration = 4\n",
       "a.conf");
-  const std::vector<ConfigNotice> notices = DropInertCxxnetKeys(&config);
+  const std::vector<ConfigNotice> notices = ReadCxxnetForms(&config);
   ASSERT_EQ(notices.size(), 1u);
   EXPECT_EQ(notices[0].key, "eta:start_iteration");
   std::vector<std::string> keys;
@@ -117,10 +116,32 @@ TEST(CxxnetNoticesTest, EtaPrefixIsLr) {
                                             "wmat:lr:step", "beta1"}));
 }
 
+TEST(CxxnetNoticesTest, SeedDataSeedsEveryDataBlock) {
+  TrainConfig config = ParseTrainConfigText(
+      "seed = 3\nseed_data = 11\ndata = train\niter = mnist\n  path_img = "
+      "\"a\"\niter = threadbuffer\niter = end\neval = test\niter = "
+      "mnist\n  seed_data = 5\niter = end\n",
+      "a.conf");
+  ReadCxxnetForms(&config);
+  ASSERT_EQ(config.globals.size(), 1u);
+  EXPECT_EQ(config.globals[0].key, "seed");
+  const std::vector<ConfigEntry>& train =
+      config.iterators[0].stages[0].settings;
+  ASSERT_EQ(train.size(), 2u);
+  EXPECT_EQ(train[0].key, "seed");
+  EXPECT_EQ(train[0].value, "11");
+  EXPECT_EQ(train[0].location.line, 2);
+  // The block's own comes last: it wins.
+  const std::vector<ConfigEntry>& test = config.iterators[1].stages[0].settings;
+  ASSERT_EQ(test.size(), 2u);
+  EXPECT_EQ(test[1].key, "seed");
+  EXPECT_EQ(test[1].value, "5");
+}
+
 TEST(CxxnetNoticesTest, TyposAreNotInert) {
   TrainConfig config = ParseTrainConfigText(
       "train_evl = 1\nsilent_mode = 1\nlr:start_iter = 5\n", "a.conf");
-  EXPECT_TRUE(DropInertCxxnetKeys(&config).empty());
+  EXPECT_TRUE(ReadCxxnetForms(&config).empty());
   EXPECT_EQ(config.globals.size(), 3u);
 }
 

@@ -61,6 +61,28 @@ std::vector<ConfigEntry> StageSettings(const TrainConfig& config,
 
 }  // namespace
 
+void CheckChainStages(const IteratorChain& chain) {
+  for (std::size_t i = 0; i < chain.stages.size(); ++i) {
+    const IteratorStage& stage = chain.stages[i];
+    const IteratorTypeInfo* info = nullptr;
+    try {
+      info = &IteratorRegistry::Get(stage.type);
+    } catch (const DataError& e) {
+      throw stage.declaration.Error(
+          absl::StrCat("in ", chain.Describe(), ": ", e.what()));
+    }
+    const bool source = info->kind == IteratorKind::kSource;
+    if (source != (i == 0)) {
+      throw stage.declaration.Error(absl::StrCat(
+          "in ", chain.Describe(), ": iterator '", stage.type, "' ",
+          source ? "reads its own data and cannot wrap the stage "
+                   "before it; a block has one source, first"
+                 : "wraps the stage before it and cannot come "
+                   "first; start the block with a source"));
+    }
+  }
+}
+
 void CheckIteratorFiles(const TrainConfig& config, const IteratorChain& chain) {
   const IteratorStage& stage = chain.stages.front();
   const IteratorTypeInfo* info = IteratorRegistry::Find(stage.type);
@@ -107,26 +129,11 @@ std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
   AddIteratorSchema(&schema);
   std::unique_ptr<DataIterator> iterator;
   std::vector<std::string> known_so_far;
+  CheckChainStages(chain);
   for (std::size_t i = 0; i < chain.stages.size(); ++i) {
     const IteratorStage& stage = chain.stages[i];
     const std::string section =
         absl::StrCat(chain.Describe(), ", iterator ", stage.type);
-    const IteratorTypeInfo* info = nullptr;
-    try {
-      info = &IteratorRegistry::Get(stage.type);
-    } catch (const DataError& e) {
-      throw stage.declaration.Error(
-          absl::StrCat("in ", chain.Describe(), ": ", e.what()));
-    }
-    const bool source = info->kind == IteratorKind::kSource;
-    if (source != (i == 0)) {
-      throw stage.declaration.Error(absl::StrCat(
-          "in ", chain.Describe(), ": iterator '", stage.type, "' ",
-          source ? "reads its own data and cannot wrap the stage "
-                   "before it; a block has one source, first"
-                 : "wraps the stage before it and cannot come "
-                   "first; start the block with a source"));
-    }
     const std::vector<std::string> keys = IteratorTypeKeys(stage.type);
     known_so_far.insert(known_so_far.end(), keys.begin(), keys.end());
     std::sort(known_so_far.begin(), known_so_far.end());

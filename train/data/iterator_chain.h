@@ -40,9 +40,10 @@ namespace train {
 // Adds every registered iterator type with its parameter structs.
 void AddIteratorSchema(KeySchema* schema);
 
-// The iterator of `chain` (one of config.iterators), giving `part` of every
-// batch (BatchPart: a rank's rows when batches are split over ranks).
-// Throws ConfigError.
+// Checks that every stage of `chain` has a known type, the first a source
+// and every later one a wrapper. Throws ConfigError at the `iter =` line.
+void CheckChainStages(const IteratorChain& chain);
+
 // Checks that every file the source of `chain` will read (its type's
 // input_files) can be opened, before any data is read: a ConfigError at the
 // line of the key that names it, with the system's reason ("No such file
@@ -50,6 +51,9 @@ void AddIteratorSchema(KeySchema* schema);
 // left to CreateIteratorChain.
 void CheckIteratorFiles(const TrainConfig& config, const IteratorChain& chain);
 
+// The iterator of `chain` (one of config.iterators), giving `part` of every
+// batch (BatchPart: a rank's rows when batches are split over ranks).
+// Throws ConfigError.
 std::unique_ptr<DataIterator> CreateIteratorChain(const TrainConfig& config,
                                                   const IteratorChain& chain,
                                                   BatchPart part = {});
