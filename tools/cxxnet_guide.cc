@@ -28,15 +28,19 @@ line, silently).
   `share[NAME]` (a name after it names the layer; cxxnet ignored it),
   `label_vec[a,b) = NAME`, `extra_data_num`, `extra_data_shape[i]`,
   `metric[FIELD,NODE]`, an unquoted value `default`.
-- Trainer: `task` (`train`, `finetune`, `pred`, `extract`, and `pred_raw` =
-  `pred` with `output_prob = 1`), `model_in`, `model_dir`, `num_round`,
+- Trainer: `task` (`train`, `finetune`, `pred`, `extract`, `pred_raw` =
+  `pred` with `output_prob = 1`, and `get_weight` with `extract_layer_name`
+  and `weight_filename`: a layer's wmat, one row per line, its dimensions
+  in `FILE.meta`), `output_format = txt | bin` for extract and get_weight,
+  `extract_node_name` by name or `top[-N]` (with `FILE.meta` holding
+  `rows,channel,height,width`), `model_in`, `model_dir`, `num_round`,
   `max_round` (the rounds of this run, counted from where it starts: a
   resumed run from its checkpoint), `continue`, `save_model`, `batch_size`,
   `input_shape`, `eval_train` (default 1, as cxxnet's code), `metric`
   (`error`, `logloss`, `rmse`, `rec@N`), `dev` (`cpu`, `gpu`, `gpu:N`),
   `print_step` (a progress line every N batches), `update_period`
-  (gradient accumulation; also under a loss layer), `extract_node_name`,
-  `silent`, `seed` (the weights and layers' random numbers) and `seed_data`
+  (gradient accumulation; also under a loss layer), `test_io` (read the
+  data only, with its speed; nothing is saved), `silent`, `seed` (the weights and layers' random numbers) and `seed_data`
   (the data order and augmentation).
 - Updaters: `updater = sgd | nag | adam`, `eta`/`lr`, `wd`, `momentum`,
   `clip_gradient`, weight tags `wmat:` and `bias:` on any updater or init
@@ -80,9 +84,6 @@ these, naming it and saying why it changes nothing:
 constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
-- Tasks and outputs: `task = get_weight` (`extract_layer_name`,
-  `weight_filename`), `output_format`, `extract_node_name = top[-N]` and
-  the `.meta` shape file, `test_io`.
 - Updater settings per layer and per tag: `momentum` inside a layer,
   `wmat:momentum`, `bias:momentum`, the schedule keys per layer;
   `momentum_schedule`, `base_momentum`,

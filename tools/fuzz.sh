@@ -8,9 +8,9 @@
 #   tools/fuzz.sh --seconds 10        # CI's smoke run
 #
 # The fuzzers are built with clang (`--config=fuzz`, .bazelrc) in a Bazel
-# output base of their own ($UMBRA_FUZZ_OUTPUT_BASE, default
-# ~/.cache/umbra-fuzz), so switching compilers never discards the gcc
-# build's cache. Each fuzzer starts from its corpus (tools/fuzz/testdata/NAME
+# output base of their own ($UMBRA_FUZZ_OUTPUT_BASE, default the
+# workspace's output base with -fuzz appended, as tools/test.sh), so
+# switching compilers never discards the gcc build's cache. Each fuzzer starts from its corpus (tools/fuzz/testdata/NAME
 # and, for the config, train/configs) and writes what it learns to a scratch
 # copy; a crash, a leak, a timeout (-timeout=10 s per input) or more than
 # 512 MB of memory (-rss_limit_mb=512) fails the run, and the input that did
@@ -40,7 +40,7 @@ for name in "${chosen[@]}"; do
   fi
 done
 
-output_base="${UMBRA_FUZZ_OUTPUT_BASE:-$HOME/.cache/umbra-fuzz}"
+output_base="${UMBRA_FUZZ_OUTPUT_BASE:-$(bazel info output_base)-fuzz}"
 artifacts="${UMBRA_FUZZ_ARTIFACTS:-/tmp/umbra-fuzz-artifacts}"
 mkdir -p "$artifacts"
 targets=()

@@ -52,13 +52,16 @@ bazel build --config=nompi //train //tools/... --keep_going \
 
 # The sanitizer and fuzzer builds change compiler flags (and for the fuzzers the
 # compiler), so each keeps its own Bazel output base and the builds above keep
-# their cache.
+# their cache. The bases sit beside this workspace's own: an output base serves
+# one workspace (its external repositories link into it), so a clone elsewhere
+# never reuses one whose links point into a directory that is gone.
+output_base="$(bazel info output_base)"
 step "bazel test --config=tsan (the threaded parts, ThreadSanitizer)"
-bazel --output_base="$HOME/.cache/umbra-tsan" test --config=tsan \
+bazel --output_base="$output_base-tsan" test --config=tsan \
   "${TSAN_TESTS[@]}" --keep_going --build_event_json_file="$events/4-tsan-tests.json"
 
 step "bazel test --config=fuzz //tools/fuzz:all (each fuzzer 10 s, clang + libFuzzer)"
-bazel --output_base="$HOME/.cache/umbra-fuzz" test --config=fuzz //tools/fuzz:all \
+bazel --output_base="$output_base-fuzz" test --config=fuzz //tools/fuzz:all \
   --keep_going --build_event_json_file="$events/5-fuzz-smoke.json"
 
 step "tools/consumer_example: bazel test //..."

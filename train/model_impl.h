@@ -96,6 +96,7 @@ class ModelOn : public Model {
     return net().TraceNonFinite(is_train);
   }
 
+  Shape<4> NodeShape(int node) override { return net().NodeData(node).shape_; }
   Tensor<cpu, 2, float> HostRows(int node, index_t rows) override {
     const Tensor<xpu, 2, float> data =
         node == kNetOutput ? net().Output()

@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "param/edit_distance.h"
 #include "param/quote.h"
 #include "train/config/config_schema.h"
@@ -60,10 +62,68 @@ bool IsTraining(const TrainerParam& param) {
   return param.task == kTaskTrain || param.task == kTaskFinetune;
 }
 
+int FindExtractNode(const NetConfig& net, const std::string& name) {
+  int from_end = 0;
+  absl::string_view rest = name;
+  if (absl::ConsumePrefix(&rest, "top[-") && absl::ConsumeSuffix(&rest, "]") &&
+      absl::SimpleAtoi(rest, &from_end)) {
+    const int nodes = static_cast<int>(net.nodes.size());
+    return from_end >= 1 && from_end <= nodes ? nodes - from_end : -1;
+  }
+  return net.FindNode(name);
+}
+
+// A task's output files must be new (no task replaces a file): an error at
+// `line`, or else at `key`'s line.
+void RefuseExistingOutputs(const TrainConfig& config, const std::string& key,
+                           const ConfigEntry* line,
+                           const std::vector<std::string>& files) {
+  for (const std::string& file : files) {
+    try {
+      NewFile::RefuseExisting(file);
+    } catch (const FileExistsError& e) {
+      if (line != nullptr) throw line->Error(e.what());
+      throw GlobalError(config, key, e.what());
+    }
+  }
+}
+
+// get_weight's keys: the layer, and new files to write.
+void CheckGetWeight(const TrainConfig& config, const TrainerParam& param) {
+  const std::string& layer = param.extract_layer_name;
+  if (layer.empty()) {
+    throw GlobalError(config, "extract_layer_name",
+                      "task = get_weight needs extract_layer_name = <layer>: "
+                      "the layer whose wmat weight it writes",
+                      {"task"});
+  }
+  if (config.net.FindLayer(layer) < 0) {
+    std::vector<std::string> names;
+    for (const LayerDeclaration& declared : config.net.layers) {
+      names.push_back(declared.name);
+    }
+    throw GlobalError(
+        config, "extract_layer_name",
+        absl::StrCat("no layer named ", QuoteShort(layer), " in the net",
+                     param::UnknownNameSuggestion(layer, names, "Layers",
+                                                  "the netconfig")));
+  }
+  if (param.weight_filename.empty()) {
+    throw GlobalError(config, "weight_filename",
+                      "task = get_weight needs weight_filename = <file>: "
+                      "where the weight is written",
+                      {"task"});
+  }
+  RefuseExistingOutputs(
+      config, "weight_filename", nullptr,
+      {param.weight_filename, param.weight_filename + ".meta"});
+}
+
 void CheckTaskData(const CheckedConfig& checked) {
   const TrainConfig& config = checked.config;
   const TrainerParam& param = checked.param;
   if (param.task == kTaskExport) return;
+  if (param.task == kTaskGetWeight) return CheckGetWeight(config, param);
   for (const IteratorChain& chain : config.iterators) {
     CheckChainStages(chain);
   }
@@ -88,11 +148,28 @@ void CheckTaskData(const CheckedConfig& checked) {
                         "task = pred and task = extract need a `pred = "
                         "FILE` block: its data, and the file to write");
     }
-    try {
-      // pred and extract never replace a file.
-      NewFile::RefuseExisting(chain->name);
-    } catch (const FileExistsError& e) {
-      throw chain->declaration.Error(e.what());
+    if (param.task == kTaskExtract) {
+      const std::string& node = param.extract_node_name;
+      if (node.empty()) {
+        throw GlobalError(config, "extract_node_name",
+                          "task = extract needs extract_node_name = <node> "
+                          "(a node of the netconfig, e.g. the name after -> "
+                          "in a layer line, or top[-1] for the last)",
+                          {"task"});
+      }
+      if (FindExtractNode(config.net, node) < 0) {
+        throw GlobalError(
+            config, "extract_node_name",
+            absl::StrCat(
+                "no node named ", QuoteShort(node), " in the net",
+                param::UnknownNameSuggestion(node, config.net.NamedNodes(),
+                                             "Nodes", "the netconfig")),
+            {"extract_node"});
+      }
+      RefuseExistingOutputs(config, "pred", &chain->declaration,
+                            {chain->name, chain->name + ".meta"});
+    } else {
+      RefuseExistingOutputs(config, "pred", &chain->declaration, {chain->name});
     }
     chains.push_back(chain);
   }

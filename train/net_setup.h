@@ -58,12 +58,18 @@ CheckedConfig CheckConfig(TrainConfig config, LocalRanks local = {});
 // Whether `param`'s task trains (train or finetune).
 bool IsTraining(const TrainerParam& param);
 
+// The node extract_node_name names: a node's name, or cxxnet's top[-N], the
+// N-th node from the end in the order the netconfig creates them (top[-1]
+// the last). -1 when there is none.
+int FindExtractNode(const NetConfig& net, const std::string& name);
+
 // What the task needs of the config's data blocks and files, before any
 // data is read: the blocks it reads exist (`data = train` to train, `pred =
 // FILE` for pred and extract, an `eval` block for eval), every block starts
-// with a source stage, the files their sources read open, the file pred
-// and extract write does not exist yet, and finetune has model_in. The
-// trainer and //tools:check both run it. Throws ConfigError.
+// with a source stage, the files their sources read open, the files pred,
+// extract and get_weight write (with their .meta) do not exist yet,
+// extract's node and get_weight's layer exist, and finetune has model_in.
+// The trainer and //tools:check both run it. Throws ConfigError.
 void CheckTaskData(const CheckedConfig& checked);
 
 // A ConfigError about global `key`, at the line that set it last; when no

@@ -131,6 +131,7 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
     return;
   }
   CheckBeforeData();
+  if (param.task == kTaskGetWeight) return;  // reads only the checkpoint
 
   // The data the task reads, and the chain that sets the net's shape.
   const IteratorChain* shape_chain = nullptr;
@@ -225,6 +226,9 @@ void Trainer::Run() {
     case kTaskExport:
       ExportModel();
       break;
+    case kTaskGetWeight:
+      WriteWeight();
+      break;
   }
 }
 
@@ -263,7 +267,30 @@ void Trainer::AddMetrics(const DataBatch& batch, index_t rows,
                HostLabelFields(batch, checked_.param.label_fields, rows));
 }
 
+void Trainer::ReadDataOnly() {
+  for (int round = 0; round < checked_.param.num_round; ++round) {
+    const auto round_start = std::chrono::steady_clock::now();
+    train_data_->BeforeFirst();
+    long instances = 0;
+    while (train_data_->Next()) {
+      const DataBatch& batch = train_data_->Value();
+      instances += batch.batch_size - batch.num_batch_padd;
+    }
+    const double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - round_start)
+                               .count();
+    RoundFigures figures;
+    figures.round = round + 1;
+    figures.images_per_second = seconds > 0 ? instances / seconds : 0.0;
+    figures.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    out_ << FormatRoundLine(figures) << std::endl;
+  }
+}
+
 void Trainer::Train() {
+  if (checked_.param.test_io) return ReadDataOnly();
   const int first_round = PrepareTraining();
   BroadcastModel();
   // As cxxnet: max_round bounds the rounds of this run, num_round the round

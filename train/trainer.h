@@ -111,8 +111,14 @@ class Trainer {
   struct EvalSet;
 
   void Train();
+  // test_io = 1 (cxxnet's): num_round passes over the training data with
+  // nothing trained, saved or evaluated; a round line with the speed each.
+  void ReadDataOnly();
   void Predict();
   void EvaluateTask();
+  // task = get_weight: the wmat of layer extract_layer_name, from the
+  // checkpoint, to weight_filename and its .meta.
+  void WriteWeight();
   // trainer_export.cc: task = export. PrepareExport checks onnx_path and
   // builds the net on the cpu for ExportInputShapes(); ExportModel loads
   // the model into it and writes the ONNX file.

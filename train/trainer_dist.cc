@@ -29,7 +29,7 @@ void Trainer::CheckRanksAgree() const {
   if (ranks_.size() == 1) return;
   const TrainerParam& param = checked_.param;
   if (param.task == kTaskPred || param.task == kTaskExtract ||
-      param.task == kTaskExport) {
+      param.task == kTaskExport || param.task == kTaskGetWeight) {
     throw GlobalError(checked_.config, "task",
                       absl::StrCat("task = ", TaskName(param.task),
                                    " writes one file from one process; run it "

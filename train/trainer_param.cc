@@ -31,6 +31,8 @@ const char* TaskName(int task) {
       return "export";
     case kTaskPredRaw:
       return "pred_raw";
+    case kTaskGetWeight:
+      return "get_weight";
   }
   return "?";
 }

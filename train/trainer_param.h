@@ -48,6 +48,14 @@ enum TrainerTask {
   // cxxnet's name of pred with output_prob = 1; ReadTrainerParam turns it
   // into that.
   kTaskPredRaw = 6,
+  // cxxnet's: write one layer's wmat weight to weight_filename.
+  kTaskGetWeight = 7,
+};
+
+// `output_format` of extract and get_weight.
+enum OutputFormat {
+  kOutputText = 0,
+  kOutputBinary = 1,
 };
 
 // The name a config gives `task` ("pred" for kTaskPred).
@@ -112,11 +120,15 @@ struct TrainerParam : public Parameter<TrainerParam> {
   std::optional<int> batch_size;
   std::vector<int> input_shape;
   std::string extract_node_name;
+  std::string extract_layer_name;
+  std::string weight_filename;
+  int output_format;
   bool output_prob;
   std::string onnx_path;
   bool silent;
   int print_step;
   int update_period;
+  bool test_io;
   int dist;
   bool dist_check;
   bool dist_overlap;
@@ -131,6 +143,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .add_enum("eval", kTaskEval)
         .add_enum("export", kTaskExport)
         .add_enum("pred_raw", kTaskPredRaw)
+        .add_enum("get_weight", kTaskGetWeight)
         .set_default(kTaskTrain)
         .describe(
             "train; finetune (train, starting from the weights of model_in "
@@ -139,7 +152,8 @@ struct TrainerParam : public Parameter<TrainerParam> {
             "extract_node_name for the pred data to FILE); eval (evaluate a "
             "saved model on every eval set); export (write the model as an "
             "ONNX file to onnx_path); pred_raw (cxxnet's: pred with "
-            "output_prob = 1).");
+            "output_prob = 1); get_weight (cxxnet's: write the wmat weight "
+            "of layer extract_layer_name to weight_filename).");
     UMBRA_DECLARE_FIELD(dev).set_default("cpu").describe(
         "Where to run: cpu, gpu or gpu:N (GPU needs a build with "
         "--config=cuda).");
@@ -204,7 +218,27 @@ struct TrainerParam : public Parameter<TrainerParam> {
             "data's shape.");
     UMBRA_DECLARE_FIELD(extract_node_name)
         .set_default("")
-        .describe("For task = extract: the node whose output is written.");
+        .describe(
+            "For task = extract: the node whose output is written, by name "
+            "or as top[-N], the N-th node from the end (cxxnet's; top[-1] "
+            "is the last). FILE.meta gets `rows,channel,height,width`.");
+    UMBRA_DECLARE_FIELD(extract_layer_name)
+        .set_default("")
+        .describe("For task = get_weight: the layer whose wmat is written.");
+    UMBRA_DECLARE_FIELD(weight_filename)
+        .set_default("")
+        .describe(
+            "For task = get_weight: the file written, one row of the weight "
+            "per line (a conv's: one output channel); FILE.meta gets its "
+            "dimensions.");
+    UMBRA_DECLARE_FIELD(output_format)
+        .add_enum("txt", kOutputText)
+        .add_enum("bin", kOutputBinary)
+        .set_default(kOutputText)
+        .describe(
+            "For extract and get_weight: txt (values separated by spaces, a "
+            "line per instance or row) or bin (raw little-endian float32, as "
+            "cxxnet's).");
     UMBRA_DECLARE_FIELD(output_prob)
         .set_default(false)
         .describe(
@@ -223,6 +257,10 @@ struct TrainerParam : public Parameter<TrainerParam> {
             "cxxnet (`round 3:[ 100] 12 sec elapsed, 5331 images/s`); 0: "
             "none (cxxnet's default was 100; umbra draws a progress bar on "
             "a terminal instead). Not with silent = 1.");
+    UMBRA_DECLARE_FIELD(test_io).set_default(false).describe(
+        "Only read the training data, num_round times, and print each "
+        "pass's speed (images/s): nothing is trained, evaluated or saved "
+        "(cxxnet's).");
     UMBRA_DECLARE_FIELD(update_period)
         .set_default(1)
         .set_lower_bound(1)

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "train/config/config.h"
 #include "train/net/checkpoint.h"
@@ -23,6 +26,7 @@ namespace train {
 namespace {
 
 using testing::BlobsConfig;
+using ::testing::HasSubstr;
 using testing::LineOf;
 using testing::NewTestDir;
 using testing::ReadText;
@@ -146,6 +150,8 @@ TEST(TrainerTasksTest, EveryTaskRefusesANonFiniteCheckpoint) {
            {"task=pred", model_in},
            {"task=extract", model_in, "extract_node_name=h"},
            {"task=eval", model_in},
+           {"task=get_weight", model_in, "extract_layer_name=fc1",
+            "weight_filename=" + dir + "/fc1.txt"},
            {"task=finetune", model_in, "model_dir=" + dir + "/tuned"},
            {"num_round=2", model_in, "model_dir=" + dir + "/again"}}) {
     try {
@@ -160,6 +166,96 @@ TEST(TrainerTasksTest, EveryTaskRefusesANonFiniteCheckpoint) {
     }
   }
   EXPECT_FALSE(std::ifstream(output)) << "pred wrote " << output;
+}
+
+// extract as cxxnet: top[-N] counts nodes from the end, output_format = bin
+// writes raw float32, FILE.meta the rows and one instance's shape.
+TEST(TrainerTasksTest, ExtractTopNodesInTextOrBinaryWithMeta) {
+  const std::string dir = NewTestDir("extract_forms");
+  const std::string config = PredConfig(dir, dir + "/f.txt", dir + "/test.csv");
+  RunTrainer(dir, config, {"num_round=1"});
+  const std::string model_in = "model_in=" + CheckpointPath(dir + "/models", 1);
+  const auto extract = [&](const std::string& file,
+                           std::vector<std::string> overrides) {
+    overrides.insert(overrides.end(), {"task=extract", model_in});
+    RunTrainer(dir, PredConfig(dir, dir + "/" + file, dir + "/test.csv"),
+               overrides);
+    return ReadText(dir + "/" + file);
+  };
+  // Nodes in, h, d, out: top[-1] is out, top[-3] is h.
+  EXPECT_EQ(extract("top1.txt", {"extract_node_name=top[-1]"}),
+            extract("out.txt", {"extract_node_name=out"}));
+  const std::string text = extract("h.txt", {"extract_node_name=top[-3]"});
+  EXPECT_EQ(ReadText(dir + "/h.txt.meta"), "90,1,1,16\n");
+  const std::string binary =
+      extract("h.bin", {"extract_node_name=h", "output_format=bin"});
+  EXPECT_EQ(ReadText(dir + "/h.bin.meta"), "90,1,1,16\n");
+  ASSERT_EQ(binary.size(), 90u * 16 * sizeof(float));
+  std::vector<float> from_text;
+  for (absl::string_view value :
+       absl::StrSplit(text, absl::ByAnyChar(" \n"), absl::SkipEmpty())) {
+    float parsed = 0;
+    ASSERT_TRUE(absl::SimpleAtof(value, &parsed)) << value;
+    from_text.push_back(parsed);
+  }
+  std::vector<float> from_binary(90 * 16);
+  std::memcpy(from_binary.data(), binary.data(), binary.size());
+  EXPECT_EQ(from_binary, from_text);
+  EXPECT_THAT(PredError(dir, PredConfig(dir, dir + "/x.txt", dir + "/test.csv"),
+                        {"task=extract", model_in, "extract_node_name=top[-5]"})
+                  .what(),
+              HasSubstr("no node named 'top[-5]' in the net"));
+}
+
+// get_weight as cxxnet: a layer's wmat, one row per line (or raw float32),
+// its dimensions in FILE.meta.
+TEST(TrainerTasksTest, GetWeightWritesALayersWmat) {
+  const std::string dir = NewTestDir("get_weight");
+  const std::string config = BlobsConfig(dir);
+  RunTrainer(dir, config, {"num_round=1"});
+  const std::string checkpoint = CheckpointPath(dir + "/models", 1);
+  const std::vector<float> wmat =
+      testing::CheckpointWeights(checkpoint).at("fc1.wmat");
+  ASSERT_EQ(wmat.size(), 16u * 8);
+  const std::string out = RunTrainer(
+      dir, config,
+      {"task=get_weight", "model_in=" + checkpoint, "extract_layer_name=fc1",
+       "weight_filename=" + dir + "/fc1.txt"});
+  EXPECT_THAT(out, HasSubstr("wrote weight 'fc1.wmat' (16x8)"));
+  EXPECT_EQ(ReadText(dir + "/fc1.txt.meta"), "16 8\n");
+  const std::vector<std::string> rows =
+      absl::StrSplit(ReadText(dir + "/fc1.txt"), '\n', absl::SkipEmpty());
+  ASSERT_EQ(rows.size(), 16u);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const std::vector<std::string> values = absl::StrSplit(rows[r], ' ');
+    ASSERT_EQ(values.size(), 8u);
+    for (size_t c = 0; c < 8; ++c) {
+      float parsed = 0;
+      ASSERT_TRUE(absl::SimpleAtof(values[c], &parsed));
+      EXPECT_EQ(parsed, wmat[r * 8 + c]) << r << "," << c;
+    }
+  }
+  RunTrainer(
+      dir, config,
+      {"task=get_weight", "model_in=" + checkpoint, "extract_layer_name=fc2",
+       "output_format=bin", "weight_filename=" + dir + "/fc2.bin"});
+  const std::string binary = ReadText(dir + "/fc2.bin");
+  const std::vector<float> fc2 =
+      testing::CheckpointWeights(checkpoint).at("fc2.wmat");
+  ASSERT_EQ(binary.size(), fc2.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(binary.data(), fc2.data(), binary.size()), 0);
+  // Errors name the key: an unknown layer, a layer without wmat, a file
+  // that exists.
+  EXPECT_THAT(PredError(dir, config,
+                        {"task=get_weight", "extract_layer_name=fc3",
+                         "weight_filename=" + dir + "/w.txt"})
+                  .what(),
+              HasSubstr("no layer named 'fc3' in the net"));
+  EXPECT_THAT(PredError(dir, config,
+                        {"task=get_weight", "extract_layer_name=fc1",
+                         "weight_filename=" + dir + "/fc1.txt"})
+                  .what(),
+              HasSubstr("fc1.txt"));
 }
 
 TEST(TrainerTasksTest, AnUnknownNodeIsQuotedShort) {

@@ -619,6 +619,25 @@ TEST(TrainerTest, PrintStepPrintsProgressLines) {
   EXPECT_EQ(quiet.find("round "), std::string::npos) << quiet;
 }
 
+// test_io = 1: passes over the data with their speed, nothing trained or
+// written.
+TEST(TrainerTest, TestIoOnlyReadsTheData) {
+  const std::string dir = NewTestDir("test_io");
+  const std::string out =
+      RunTrainer(dir, BlobsConfig(dir), {"test_io=1", "num_round=2"});
+  std::vector<std::string> rounds;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (absl::StartsWith(line, "[")) {
+      rounds.emplace_back(line.substr(0, line.find('\t')));
+      EXPECT_TRUE(absl::StrContains(line, "images/s:")) << line;
+      EXPECT_FALSE(absl::StrContains(line, "error")) << line;
+    }
+  }
+  EXPECT_EQ(rounds, (std::vector<std::string>{"[1]", "[2]"})) << out;
+  EXPECT_FALSE(std::ifstream(dir + "/models/metrics.csv"));
+  EXPECT_FALSE(std::ifstream(CheckpointPath(dir + "/models", 1)));
+}
+
 // update_period: the gradients of K batches add up to one update, so
 // batches of 15 with update_period = 2 train the weights of batches of 30
 // (a net without dropout or batch_norm, the data in one order).
