@@ -204,37 +204,6 @@ void Col2Im(const ConvGeometry& g, Tensor<cpu, 2, DType> col,
             });
 }
 
-template <typename DType>
-void ChannelsToBatch(Tensor<cpu, 2, DType> src, Tensor<cpu, 1, DType> bias,
-                     Tensor<cpu, 3, DType> dst) {
-  const index_t num = dst.size(0), channels = dst.size(1), pixels = dst.size(2);
-  ForRanges(num * channels, pixels, [&](index_t begin, index_t end) {
-    for (index_t q = begin; q < end; ++q) {
-      const index_t n = q / channels, c = q % channels;
-      const DType* s = src.dptr_ + c * src.stride_ + n * pixels;
-      DType* d = dst.dptr_ + q * pixels;
-      if (bias.dptr_ == nullptr) {
-        std::memcpy(d, s, sizeof(DType) * pixels);
-      } else {
-        const DType b = bias.dptr_[c];
-        for (index_t p = 0; p < pixels; ++p) d[p] = s[p] + b;
-      }
-    }
-  });
-}
-
-template <typename DType>
-void BatchToChannels(Tensor<cpu, 3, DType> src, Tensor<cpu, 2, DType> dst) {
-  const index_t num = src.size(0), channels = src.size(1), pixels = src.size(2);
-  ForRanges(num * channels, pixels, [&](index_t begin, index_t end) {
-    for (index_t q = begin; q < end; ++q) {
-      const index_t n = q / channels, c = q % channels;
-      std::memcpy(dst.dptr_ + c * dst.stride_ + n * pixels,
-                  src.dptr_ + q * pixels, sizeof(DType) * pixels);
-    }
-  });
-}
-
 index_t PooledSize(index_t size, index_t kernel, index_t stride, index_t pad) {
   const index_t padded = size + 2 * pad;
   index_t out = std::min(padded - kernel + stride - 1, padded - 1) / stride + 1;
@@ -405,20 +374,16 @@ void PoolBackward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
   });
 }
 
-#define UMBRA_SPATIAL_OPS_INSTANTIATE(DType)                                \
-  template void Im2Col<DType>(const ConvGeometry&, Tensor<cpu, 4, DType>,   \
-                              Tensor<cpu, 2, DType>);                       \
-  template void Col2Im<DType>(const ConvGeometry&, Tensor<cpu, 2, DType>,   \
-                              Tensor<cpu, 4, DType>);                       \
-  template void ChannelsToBatch<DType>(                                     \
-      Tensor<cpu, 2, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>); \
-  template void BatchToChannels<DType>(Tensor<cpu, 3, DType>,               \
-                                       Tensor<cpu, 2, DType>);              \
-  template void PoolForward<DType>(PoolKind, const PoolWindow&,             \
-                                   Tensor<cpu, 4, DType>,                   \
-                                   Tensor<cpu, 4, DType>);                  \
-  template void PoolBackward<DType>(                                        \
-      PoolKind, const PoolWindow&, Tensor<cpu, 4, DType>,                   \
+#define UMBRA_SPATIAL_OPS_INSTANTIATE(DType)                              \
+  template void Im2Col<DType>(const ConvGeometry&, Tensor<cpu, 4, DType>, \
+                              Tensor<cpu, 2, DType>);                     \
+  template void Col2Im<DType>(const ConvGeometry&, Tensor<cpu, 2, DType>, \
+                              Tensor<cpu, 4, DType>);                     \
+  template void PoolForward<DType>(PoolKind, const PoolWindow&,           \
+                                   Tensor<cpu, 4, DType>,                 \
+                                   Tensor<cpu, 4, DType>);                \
+  template void PoolBackward<DType>(                                      \
+      PoolKind, const PoolWindow&, Tensor<cpu, 4, DType>,                 \
       Tensor<cpu, 4, DType>, Tensor<cpu, 4, DType>, Tensor<cpu, 4, DType>)
 
 UMBRA_SPATIAL_OPS_INSTANTIATE(float);

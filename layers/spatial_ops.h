@@ -54,17 +54,6 @@ template <typename DType>
 void Col2Im(const ConvGeometry& g, Tensor<cpu, 2, DType> col,
             Tensor<cpu, 4, DType> images);
 
-// dst[n][c][p] = src[c][n * pixels + p] (+ bias[c] when bias has data):
-// the (channels, num * pixels) result of a batched matrix product back in
-// node order (num, channels, pixels).
-template <typename DType>
-void ChannelsToBatch(Tensor<cpu, 2, DType> src, Tensor<cpu, 1, DType> bias,
-                     Tensor<cpu, 3, DType> dst);
-
-// dst[c][n * pixels + p] = src[n][c][p]: the inverse reordering.
-template <typename DType>
-void BatchToChannels(Tensor<cpu, 3, DType> src, Tensor<cpu, 2, DType> dst);
-
 // What a pooling window computes: its maximum (padding never wins), its sum
 // (padding adds 0), or its sum / (kernel_y * kernel_x) (padding counted).
 enum class PoolKind { kMax, kSum, kAvg };

@@ -59,7 +59,9 @@ line, silently).
 - Layers: `fullc`, `conv` (`nchannel`, `kernel_size`, `kernel_height`,
   `kernel_width`, `stride`, `pad`, `pad_y`, `pad_x`, `ngroup`, `no_bias`,
   `temp_col_max`), `bias`, `max_pooling`, `sum_pooling`, `avg_pooling`,
-  `relu`, `sigmoid`, `tanh`, `softplus`, `xelu`, `rrelu`, `prelu`
+  `relu`, `sigmoid`, `tanh`, `softplus`, `xelu`, `rrelu` and its cxxnet
+  name `insanity` (`lb`, `ub`; `calm_start`/`calm_end` of 0 or more have no
+  effect, as in cxxnet, and get a notice), `prelu`
   (`init_slope`, `random_slope`), `dropout`, `lrn`, `batch_norm`,
   `flatten`, `split`, `concat`, `ch_concat`, `softmax`, `multi_logistic`,
   `lp_loss`, `l2_loss` (`grad_scale`, `target`).
@@ -89,8 +91,7 @@ constexpr char kNotYet[] = R"(
   `momentum_schedule`, `base_momentum`,
   `final_momentum`, `saturation_epoch`.
 - `start_counter`.
-- Layers `insanity` (umbra's `rrelu`, without `calm_start`/`calm_end`),
-  `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
+- Layers `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
   `fixconn`; prelu's `random`; `layer[+N]` for N > 1.
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
   cxxnet's parameter server (`param_server`, `update_on_server`,

@@ -89,7 +89,8 @@ TEST(CxxnetConfigsTest, MnistConvAsCxxnetWroteIt) {
 TEST(CxxnetConfigsTest, CxxnetKeysAsCxxnetReadThem) {
   const std::string out =
       TrainOneRound("train/configs/cxxnet/cxxnet_keys.conf", {"print_step=40"});
-  for (const char* key : {"init_sparse", "silent", "train_eval", "sync"}) {
+  for (const char* key :
+       {"init_sparse", "silent", "train_eval", "sync", "calm_start"}) {
     EXPECT_TRUE(
         absl::StrContains(out, absl::StrCat("'", key, "' has no effect")))
         << key << "\n"

@@ -145,6 +145,37 @@ void MoveSeedDataIntoBlocks(TrainConfig* config) {
   }
 }
 
+// cxxnet's `insanity` is umbra's rrelu. Its calm_start/calm_end schedule
+// (narrowing lb and ub batch by batch) only ran with calm_start < 0: it
+// starts at step 0 and advances past calm_start only. So calm keys of 0 or
+// more are inert; a negative calm_start is refused.
+void ReadInsanityLayer(LayerDeclaration* layer,
+                       std::vector<ConfigNotice>* notices) {
+  if (layer->type != "insanity" && layer->type != "rrelu") return;
+  layer->type = "rrelu";
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : layer->settings) {
+    if (entry.key != "calm_start" && entry.key != "calm_end") {
+      kept.push_back(std::move(entry));
+      continue;
+    }
+    double value = 0;
+    if (entry.key == "calm_start" && absl::SimpleAtod(entry.value, &value) &&
+        value < 0) {
+      throw entry.Error(
+          "calm_start < 0 ran cxxnet's calm schedule, which narrows lb and ub "
+          "batch by batch; umbra's rrelu keeps them fixed (leave calm_start "
+          "out, or set lb and ub to the range wanted)");
+    }
+    notices->push_back(
+        {entry.location, entry.key,
+         absl::StrCat("'", entry.key,
+                      "' has no effect: cxxnet's calm schedule ran only with "
+                      "calm_start < 0")});
+  }
+  layer->settings = std::move(kept);
+}
+
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
@@ -243,6 +274,7 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
   MoveSeedDataIntoBlocks(config);
   DropFrom(&config->globals, Scope::kAnywhere, &notices);
   for (LayerDeclaration& layer : config->net.layers) {
+    ReadInsanityLayer(&layer, &notices);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
   }
   for (IteratorChain& chain : config->iterators) {

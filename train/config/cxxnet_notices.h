@@ -56,7 +56,9 @@ std::vector<InertCxxnetKey> InertCxxnetKeyList();
 
 // Removes every inert cxxnet entry from `config` (global settings, layer
 // settings, iterator settings) and returns a notice for each, in file
-// order; writes cxxnet's `eta:` prefix as `lr:`, and a global `seed_data =
+// order; writes cxxnet's `eta:` prefix as `lr:`, its layer type `insanity`
+// as `rrelu` (whose calm_start/calm_end of 0 or more are inert), and a
+// global `seed_data =
 // N` (cxxnet's seed of the data order and augmentation, apart from the
 // weights' `seed`) as `seed = N` in every data block. Throws ConfigError for a
 // cxxnet feature umbra has not, saying what to do instead: `net_type` other

@@ -138,6 +138,25 @@ TEST(CxxnetNoticesTest, SeedDataSeedsEveryDataBlock) {
   EXPECT_EQ(test[1].value, "5");
 }
 
+TEST(CxxnetNoticesTest, InsanityIsRRelu) {
+  TrainConfig config = ParseTrainConfigText(
+      "netconfig = start\nlayer[in->out] = insanity:ins\n  lb = 3\n"
+      "  calm_start = 0\n  calm_end = 100\nnetconfig = end\n",
+      "a.conf");
+  EXPECT_EQ(Noticed(ReadCxxnetForms(&config)),
+            (std::vector<std::string>{"4:calm_start", "5:calm_end"}));
+  EXPECT_EQ(config.net.layers[0].type, "rrelu");
+  EXPECT_EQ(config.net.layers[0].name, "ins");
+  ASSERT_EQ(config.net.layers[0].settings.size(), 1u);
+  EXPECT_EQ(config.net.layers[0].settings[0].key, "lb");
+  TrainConfig calming = ParseTrainConfigText(
+      "netconfig = start\nlayer[in->out] = insanity\n  calm_start = -1\n"
+      "netconfig = end\n",
+      "a.conf");
+  EXPECT_THAT(ConfigErrorOf([&] { ReadCxxnetForms(&calming); }),
+              HasSubstr("a.conf:3: calm_start < 0 ran cxxnet's calm schedule"));
+}
+
 TEST(CxxnetNoticesTest, TyposAreNotInert) {
   TrainConfig config = ParseTrainConfigText(
       "train_evl = 1\nsilent_mode = 1\nlr:start_iter = 5\n", "a.conf");
