@@ -67,7 +67,7 @@ line, silently).
   `lp_loss`, `l2_loss` (`grad_scale`, `target`).
 - Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
   `index_offset`), `csv` (`filename`, `has_header`, `label_width`), `img`
-  and `imgrec` (`image_list`, `image_rec`, `image_root`), `threadbuffer`
+  (`image_list`, `image_root`), `imgrec` (`image_rec`), `threadbuffer`
   (`buffer_size`), and the augmentation keys `input_shape`, `rand_crop`,
   `rand_mirror`, `mirror` (every instance mirrored), `crop_y_start`,
   `crop_x_start`, `divideby`, `scale`, `mean_value`, `max_rotate_angle`,
@@ -136,7 +136,9 @@ constexpr char kNotYet[] = R"(
   padding trains nothing (cxxnet's mnist dropped it; its other iterators
   trained on stale rows); `scale` and `divideby` both apply (in cxxnet the
   later of the two won); `mean_value` takes one value per channel or one for
-  all; `mirror`, contrast and illumination apply with or without a mean.
+  all; `mirror`, contrast and illumination apply with or without a mean;
+  csv's `has_header = 1` skips the header on every pass (cxxnet read it
+  back as data after the first).
 - Layer defaults: `dropout`'s `threshold` is 0.5 (cxxnet: 0, no dropout);
   `lrn` has `local_size = 5, alpha = 0.001, beta = 0.75` (cxxnet left
   alpha and beta unset); `batch_norm` has `eps = 1e-5` and moving variance
