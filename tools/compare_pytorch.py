@@ -82,7 +82,7 @@ NETS = {
     "lenet": {"config": "train/configs/fashion_mnist_lenet.conf",
               "eta": 0.03, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
     "resnet": {"config": "train/configs/fashion_mnist_resnet.conf",
-               "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 20,
+               "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 25,
                "pad": 2},
 }
 
