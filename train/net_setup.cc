@@ -148,6 +148,8 @@ void CheckTaskData(const CheckedConfig& checked) {
                         "task = pred and task = extract need a `pred = "
                         "FILE` block: its data, and the file to write");
     }
+    // pred's file, and extract's with its .meta.
+    std::vector<std::string> outputs = {chain->name};
     if (param.task == kTaskExtract) {
       const std::string& node = param.extract_node_name;
       if (node.empty()) {
@@ -166,11 +168,9 @@ void CheckTaskData(const CheckedConfig& checked) {
                                              "Nodes", "the netconfig")),
             {"extract_node"});
       }
-      RefuseExistingOutputs(config, "pred", &chain->declaration,
-                            {chain->name, chain->name + ".meta"});
-    } else {
-      RefuseExistingOutputs(config, "pred", &chain->declaration, {chain->name});
+      outputs.push_back(chain->name + ".meta");
     }
+    RefuseExistingOutputs(config, "pred", &chain->declaration, outputs);
     chains.push_back(chain);
   }
   if (IsTraining(param) || param.task == kTaskEval) {
