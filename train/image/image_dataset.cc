@@ -17,9 +17,9 @@
 #include "absl/strings/str_join.h"
 #include "tensor/tensor.h"
 #include "tensor/threads.h"
-#include "train/data/binary_format.h"
 #include "train/data/data_error.h"
 #include "train/data/file_bytes.h"
+#include "train/image/mean_image_file.h"
 
 namespace umbra {
 namespace train {
@@ -208,23 +208,8 @@ void ImageDataset::LoadOrMakeMeanImage(const std::string& path,
                                        const ImageAugmenter& plain) {
   const index_t floats = shape_.Size();
   if (std::filesystem::exists(path)) {
-    const std::unique_ptr<Dataset> file = WithKeyContext(
-        "mean_img", "mean_img", [&] { return OpenBinaryDataset(path); });
-    if (file->size() != 1 || file->instance_shape() != shape_) {
-      const Shape<3> got = file->instance_shape();
-      throw DataError(
-          absl::StrFormat("key 'mean_img': '%s' holds %d image%s of "
-                          "%d,%d,%d; input_shape needs one of %d,%d,%d "
-                          "(delete the file to make it again)",
-                          path, file->size(), file->size() == 1 ? "" : "s",
-                          got[0], got[1], got[2], shape_[0], shape_[1],
-                          shape_[2]),
-          "mean_img");
-    }
-    mean_image_.resize(floats);
-    TensorContainer<cpu, 1, float> count(Shape1(file->label_width()));
-    file->Read(0, Tensor<cpu, 1, float>(mean_image_.data(), Shape1(floats)),
-               count);
+    mean_image_ = WithKeyContext("mean_img", "mean_img",
+                                 [&] { return ReadMeanImage(path, shape_); });
     return;
   }
   // Exact whatever the order: sums of whole pixel values in double.
@@ -246,10 +231,8 @@ void ImageDataset::LoadOrMakeMeanImage(const std::string& path,
     for (const std::vector<double>& sum : sums) total += sum[i];
     mean[i] = static_cast<float>(total / size());
   }
-  BinaryDatasetWriter writer(path, shape_, /*label_width=*/1,
-                             BinaryDtype::kFloat32);
-  writer.Append(mean, {static_cast<float>(size())});
-  writer.Finish();
+  WithKeyContext("mean_img", "mean_img",
+                 [&] { WriteMeanImage(path, shape_, mean.dptr_, size()); });
   mean_image_.assign(mean.dptr_, mean.dptr_ + floats);
   std::cerr << absl::StrFormat(
       "data: %s: made the mean image of %d pictures, saved to '%s'\n",

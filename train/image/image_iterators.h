@@ -3,6 +3,8 @@
 //
 //   iter = img      a .lst list of JPEG/PNG files     ImgIteratorParam
 //   iter = imgrec   a RecordIO pack of MXNet records  ImgRecIteratorParam
+//   iter = imgbin   cxxnet's image pages (+ .lst)     ImgBinIteratorParam
+//                   (imginst: the same, cxxnet's other reader of them)
 //   iter = cifar    CIFAR-10/100 binary files         CifarIteratorParam
 //
 // img and imgrec also take ImageDecodeParam and ImageAugmentParam keys (the
@@ -54,6 +56,7 @@ struct ImgIteratorParam : public Parameter<ImgIteratorParam> {
 struct ImgRecIteratorParam : public Parameter<ImgRecIteratorParam> {
   std::string image_rec;
   std::string image_rec_index;
+  std::string image_list;
 
   UMBRA_DECLARE_PARAMETER(ImgRecIteratorParam) {
     UMBRA_DECLARE_FIELD(image_rec).describe(
@@ -65,8 +68,46 @@ struct ImgRecIteratorParam : public Parameter<ImgRecIteratorParam> {
             "The pack's index (.idx): its records in this order. Empty: the "
             ".idx beside the pack (train.rec: train.idx) when there is one, "
             "else the pack is scanned.");
+    UMBRA_DECLARE_FIELD(image_list)
+        .set_default("")
+        .describe(
+            "A .lst list whose labels replace the records' own, matched by "
+            "the record's id to the list's index (cxxnet's imgrec); empty: "
+            "the records' labels.");
     UMBRA_DECLARE_ALIAS(image_rec, path_imgrec);
+    // cxxnet's kaggle_bowl example wrote image_bin in an imgrec block.
+    UMBRA_DECLARE_ALIAS(image_rec, image_bin);
     UMBRA_DECLARE_ALIAS(image_rec_index, path_imgidx);
+  }
+};
+
+// imgbin and imginst: cxxnet's image pages. image_list and image_bin may
+// each be written several times in a block, one pair per part, in order
+// (as cxxnet reads them); the fields hold the last.
+struct ImgBinIteratorParam : public Parameter<ImgBinIteratorParam> {
+  std::string image_list;
+  std::string image_bin;
+  std::string image_conf_prefix;
+  std::string image_conf_ids;
+
+  UMBRA_DECLARE_PARAMETER(ImgBinIteratorParam) {
+    UMBRA_DECLARE_FIELD(image_list)
+        .set_default("")
+        .describe(
+            "The .lst of a .bin: one line per picture, in the pages' order "
+            "(index, label_width labels, path). Several image_list and "
+            "image_bin lines: several parts, read in order.");
+    UMBRA_DECLARE_FIELD(image_bin).set_default("").describe(
+        "cxxnet's image pages (im2bin's .bin) of image_list.");
+    UMBRA_DECLARE_FIELD(image_conf_prefix)
+        .set_default("")
+        .describe(
+            "Instead of image_list and image_bin: the parts PREFIX.lst and "
+            "PREFIX.bin with each id of image_conf_ids put into the prefix's "
+            "printf conversion (\"tr_%d\").");
+    UMBRA_DECLARE_FIELD(image_conf_ids)
+        .set_default("")
+        .describe("The ids of image_conf_prefix, a range FIRST-LAST (0-7).");
   }
 };
 
@@ -105,7 +146,9 @@ struct ImageDecodeParam : public Parameter<ImageDecodeParam> {
     UMBRA_DECLARE_FIELD(mean_img).set_default("").describe(
         "File of the mean image (input_shape, before scaling), subtracted "
         "from every instance; made from the centre crops of the whole "
-        "data on the first run and read after.");
+        "data on the first run (its folder too) and read after, in "
+        "umbra's format or cxxnet's (cxxnet's image_mean).");
+    UMBRA_DECLARE_ALIAS(mean_img, image_mean);
   }
 };
 

@@ -285,6 +285,98 @@ TEST(ImageIteratorsTest, MeanImageIsMadeOnceAndReadAfter) {
                         "3,2,2"));
 }
 
+// cxxnet's mean image file: mshadow's SaveBinary of a 3-d tensor, its shape
+// as `Dim` integers.
+template <typename Dim>
+std::string CxxnetMeanFile(const std::vector<float>& mean, Dim c, Dim h,
+                           Dim w) {
+  const Dim shape[3] = {c, h, w};
+  std::string bytes(reinterpret_cast<const char*>(shape), sizeof(shape));
+  bytes.append(reinterpret_cast<const char*>(mean.data()),
+               mean.size() * sizeof(float));
+  return bytes;
+}
+
+TEST(ImageIteratorsTest, ImageMeanReadsCxxnetsMeanFile) {
+  TestRng rng;
+  const PictureSet set = WritePictures(rng, 2, 6, 6);
+  std::vector<float> mean(3 * 4 * 4);
+  for (float& value : mean) value = rng.Uniform(0, 255);
+  const std::string path = set.dir + "/image_mean.bin";
+  const ParamKwargs keys = {
+      {"batch_size", "1"}, {"input_shape", "3,4,4"}, {"image_mean", path}};
+  for (const std::string& file :
+       {CxxnetMeanFile<std::uint32_t>(mean, 3, 4, 4),
+        CxxnetMeanFile<std::uint64_t>(mean, 3, 4, 4)}) {
+    WriteFile(path, file);
+    auto iterator = ImgRec(set, keys);
+    ASSERT_TRUE(iterator->Next());
+    // Channel 1, row 2, column 3 of the centre crop (offset 1, 1).
+    EXPECT_NEAR(iterator->Value().data[0][1][2][3],
+                set.images[0].at(3, 4, 1) - mean[(1 * 4 + 2) * 4 + 3], 1e-4);
+  }
+  WriteFile(path, CxxnetMeanFile<std::uint32_t>(std::vector<float>(3 * 5 * 5),
+                                                3, 5, 5));
+  EXPECT_THAT(DataErrorOf([&] { ImgRec(set, keys); }),
+              HasSubstr("a cxxnet (mshadow) mean image of 3,5,5; input_shape "
+                        "needs one of 3,4,4"));
+  WriteFile(path, "not a mean image");
+  EXPECT_THAT(DataErrorOf([&] { ImgRec(set, keys); }),
+              HasSubstr("is no mean image"));
+  // A missing file is made, with its folder, as cxxnet's models/ example.
+  const std::string made = set.dir + "/models/image_mean.bin";
+  ImgRec(set,
+         {{"batch_size", "1"}, {"input_shape", "3,4,4"}, {"image_mean", made}});
+  EXPECT_EQ(ReadFilePrefix(made, 8), "UMBRADAT");
+}
+
+TEST(ImageIteratorsTest, ImgRecTakesItsLabelsFromAnImageListByRecordId) {
+  TestRng rng;
+  const int count = rng.Int(3, 8);
+  const PictureSet set = WritePictures(rng, count, 4, 4);
+  // Two labels per picture, listed in reverse order of the pack.
+  std::vector<ImageListEntry> entries;
+  for (int i = count - 1; i >= 0; --i) {
+    entries.push_back({static_cast<std::uint64_t>(i),
+                       {rng.Uniform(-5, 5), rng.Uniform(-5, 5)},
+                       "unused.jpg"});
+  }
+  const std::string list = set.dir + "/labels.lst";
+  WriteImageList(list, entries);
+  auto iterator = ImgRec(set, {{"batch_size", std::to_string(count)},
+                               {"input_shape", "3,4,4"},
+                               {"label_width", "2"},
+                               {"image_list", list}});
+  ASSERT_TRUE(iterator->Next());
+  for (int i = 0; i < count; ++i) {
+    const ImageListEntry& entry = entries[count - 1 - i];
+    EXPECT_EQ(iterator->Value().label[i][0], entry.labels[0]) << i;
+    EXPECT_EQ(iterator->Value().label[i][1], entry.labels[1]) << i;
+  }
+  entries.erase(entries.begin());  // the last record's id
+  WriteImageList(list, entries);
+  EXPECT_THAT(DataErrorOf([&] {
+                ImgRec(set, {{"batch_size", std::to_string(count)},
+                             {"input_shape", "3,4,4"},
+                             {"label_width", "2"},
+                             {"image_list", list}})
+                    ->Next();
+              }),
+              HasSubstr(absl::StrFormat("the record's id %d is not in '%s'",
+                                        count - 1, list)));
+  entries.push_back(entries.front());
+  WriteImageList(list, entries);
+  EXPECT_THAT(DataErrorOf([&] {
+                ImgRec(set, {{"batch_size", "1"},
+                             {"input_shape", "3,4,4"},
+                             {"label_width", "2"},
+                             {"image_list", list}});
+              }),
+              HasSubstr(absl::StrFormat("index %d is listed twice (first at "
+                                        "line 1)",
+                                        count - 2)));
+}
+
 TEST(ImageIteratorsTest, InputShapeMustGiveOneOrThreeChannels) {
   TestRng rng;
   const PictureSet set = WritePictures(rng, 2, 6, 6);

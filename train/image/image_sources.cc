@@ -89,8 +89,22 @@ std::string ImageListSource::Describe() const {
 
 RecordPackSource::RecordPackSource(const std::string& pack_path,
                                    const std::string& index_path,
-                                   int label_width)
-    : pack_(pack_path), index_path_(index_path), label_width_(label_width) {
+                                   int label_width,
+                                   const std::string& label_list)
+    : pack_(pack_path),
+      index_path_(index_path),
+      label_width_(label_width),
+      label_list_(label_list) {
+  if (!label_list.empty()) {
+    for (ImageListEntry& entry : ParseImageList(label_list, label_width)) {
+      const auto [at, added] = listed_.emplace(entry.index, entry);
+      if (!added) {
+        throw DataError(absl::StrFormat(
+            "%s:%d: index %d is listed twice (first at line %d)", label_list,
+            entry.line, entry.index, at->second.line));
+      }
+    }
+  }
   if (index_path.empty()) {
     offsets_ = pack_.ScanOffsets();
   } else {
@@ -114,12 +128,20 @@ void RecordPackSource::Read(index_t index, std::string* bytes,
   thread_local ImageRecord image;
   pack_.ReadRecordAt(offsets_[index], bytes);
   UnpackImageRecord(*bytes, /*where=*/"", &image);
-  if (static_cast<int>(image.labels.size()) != label_width_) {
+  if (!listed_.empty()) {
+    const auto entry = listed_.find(image.header.id);
+    if (entry == listed_.end()) {
+      throw DataError(absl::StrFormat("the record's id %d is not in '%s'",
+                                      image.header.id, label_list_));
+    }
+    std::copy(entry->second.labels.begin(), entry->second.labels.end(), labels);
+  } else if (static_cast<int>(image.labels.size()) != label_width_) {
     throw DataError(absl::StrFormat(
         "the record holds %d label%s, label_width is %d", image.labels.size(),
         image.labels.size() == 1 ? "" : "s", label_width_));
+  } else {
+    std::copy(image.labels.begin(), image.labels.end(), labels);
   }
-  std::copy(image.labels.begin(), image.labels.end(), labels);
   // Keep only the picture.
   bytes->erase(0, image.image.data() - bytes->data());
 }

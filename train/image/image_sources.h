@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -69,17 +70,20 @@ class ImageListSource : public EncodedImageSource {
 };
 
 // The image records of a RecordIO pack, at the offsets its .idx gives (in
-// the .idx's order) or, without one, found by scanning the pack.
+// the .idx's order) or, without one, found by scanning the pack. Labels are
+// the records' own or, with a label list (cxxnet's imgrec `image_list`),
+// the list's line whose index is the record's id.
 class RecordPackSource : public EncodedImageSource {
  public:
-  // Throws DataError for a missing pack or index, or a malformed index.
+  // Throws DataError for a missing pack or index, a malformed index, or a
+  // label list ParseImageList refuses or that lists an index twice.
   RecordPackSource(const std::string& pack_path, const std::string& index_path,
-                   int label_width);
+                   int label_width, const std::string& label_list = "");
 
   index_t size() const override { return offsets_.size(); }
   index_t label_width() const override { return label_width_; }
   // Also throws DataError when the record holds another number of labels
-  // than label_width.
+  // than label_width, or its id is not in the label list.
   void Read(index_t index, std::string* bytes, float* labels) const override;
   std::string Where(index_t index) const override;
   std::string Describe() const override;
@@ -89,6 +93,9 @@ class RecordPackSource : public EncodedImageSource {
   std::string index_path_;
   int label_width_;
   std::vector<std::uint64_t> offsets_;
+  std::string label_list_;
+  // The label list's lines, by their index.
+  std::unordered_map<std::uint64_t, ImageListEntry> listed_;
 };
 
 // Replaces *bytes with the content of the file at `path` (at most

@@ -1,9 +1,5 @@
 #include "train/image/recordio.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -195,28 +191,8 @@ void RecordIOWriter::Close() {
 
 // RecordIOReader
 
-RecordIOReader::RecordIOReader(const std::string& path) : path_(path) {
-  fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) {
-    throw DataError(
-        absl::StrCat("cannot open '", path, "': ", std::strerror(errno)));
-  }
-  struct stat info;
-  if (fstat(fd_, &info) != 0) {
-    const int error = errno;
-    close(fd_);
-    throw DataError(
-        absl::StrCat("cannot open '", path, "': ", std::strerror(error)));
-  }
-  if (!S_ISREG(info.st_mode)) {
-    close(fd_);
-    throw DataError(absl::StrCat("cannot open '", path,
-                                 "' as a RecordIO pack: not a regular file"));
-  }
-  file_size_ = static_cast<std::uint64_t>(info.st_size);
-}
-
-RecordIOReader::~RecordIOReader() { close(fd_); }
+RecordIOReader::RecordIOReader(const std::string& path)
+    : file_(path, "a RecordIO pack") {}
 
 void RecordIOReader::ThrowRecordError(RecordPlace place,
                                       const std::string& detail) const {
@@ -224,30 +200,13 @@ void RecordIOReader::ThrowRecordError(RecordPlace place,
       place.number >= 0
           ? absl::StrCat("record ", place.number, " at offset ", place.offset)
           : absl::StrCat("record at offset ", place.offset);
-  throw DataError(absl::StrCat("'", path_, "': ", record, ": ", detail));
+  throw DataError(absl::StrCat("'", file_.path(), "': ", record, ": ", detail));
 }
 
 void RecordIOReader::ReadBytes(std::uint64_t offset, char* data,
                                std::size_t size, RecordPlace place) const {
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n =
-        pread(fd_, data + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ThrowRecordError(
-          place, absl::StrCat("cannot read ", size, " bytes at offset ", offset,
-                              ": ", std::strerror(errno)));
-    }
-    if (n == 0) {
-      ThrowRecordError(
-          place, absl::StrCat("the file ended at offset ", offset + done,
-                              " while reading ", size, " bytes at offset ",
-                              offset, " (it was ", file_size_,
-                              " bytes when opened; truncated since?)"));
-    }
-    done += static_cast<std::size_t>(n);
-  }
+  const std::string problem = file_.Read(offset, data, size);
+  if (!problem.empty()) ThrowRecordError(place, problem);
 }
 
 std::uint64_t RecordIOReader::ReadRecord(RecordPlace place,
@@ -260,13 +219,13 @@ std::uint64_t RecordIOReader::ReadRecord(RecordPlace place,
         piece == 0
             ? std::string()
             : absl::StrCat("piece ", piece + 1, " at offset ", position, ": ");
-    if (position > file_size_ || file_size_ - position < kRecordHeaderBytes) {
+    if (position > file_size() || file_size() - position < kRecordHeaderBytes) {
       ThrowRecordError(
           place,
           absl::StrCat(piece_name,
                        "expected an 8-byte record header, the file has ",
-                       position >= file_size_ ? 0 : file_size_ - position,
-                       " bytes left (", file_size_, " bytes in all",
+                       position >= file_size() ? 0 : file_size() - position,
+                       " bytes left (", file_size(), " bytes in all",
                        piece > 0 ? "; truncated pack?)" : ")"));
     }
     char header[kRecordHeaderBytes];
@@ -309,13 +268,13 @@ std::uint64_t RecordIOReader::ReadRecord(RecordPlace place,
     }
     const std::uint64_t data_start = position + kRecordHeaderBytes;
     const std::uint64_t end = data_start + PaddedLength(length);
-    if (end > file_size_) {
+    if (end > file_size()) {
       ThrowRecordError(
           place, absl::StrCat(
                      piece_name, "length ", length, " (", PaddedLength(length),
                      " with padding) runs past the end of the file: the "
                      "record needs bytes up to offset ",
-                     end, ", the file has ", file_size_,
+                     end, ", the file has ", file_size(),
                      " bytes (truncated pack, or not a record start?)"));
     }
     if (payload != nullptr) {
@@ -340,7 +299,7 @@ std::uint64_t RecordIOReader::ReadRecordAt(std::uint64_t offset,
 std::vector<std::uint64_t> RecordIOReader::ScanOffsets() const {
   std::vector<std::uint64_t> offsets;
   std::uint64_t offset = 0;
-  while (offset < file_size_) {
+  while (offset < file_size()) {
     const auto number = static_cast<std::int64_t>(offsets.size());
     offsets.push_back(offset);
     offset = ReadRecord({offset, number}, nullptr);

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "train/image/positioned_file.h"
 
 namespace umbra {
 namespace train {
@@ -112,13 +113,9 @@ class RecordIOReader {
  public:
   // Opens `path`. Throws DataError "cannot open 'path': ...".
   explicit RecordIOReader(const std::string& path);
-  ~RecordIOReader();
 
-  RecordIOReader(const RecordIOReader&) = delete;
-  RecordIOReader& operator=(const RecordIOReader&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::uint64_t file_size() const { return file_size_; }
+  const std::string& path() const { return file_.path(); }
+  std::uint64_t file_size() const { return file_.size(); }
 
   // Reads the payload of the record that starts at `offset` into *payload
   // (its content replaced, its capacity reused), joining the pieces of a
@@ -151,9 +148,7 @@ class RecordIOReader {
   [[noreturn]] void ThrowRecordError(RecordPlace place,
                                      const std::string& detail) const;
 
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t file_size_ = 0;
+  PositionedFile file_;
 };
 
 // Where a pack's index goes, as MXNet names it: the pack's path with its
