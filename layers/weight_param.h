@@ -1,8 +1,8 @@
 // WeightParam: the settings every weighted layer accepts, for all of its
 // weights at once (`init_sigma = 0.01`) or for one weight tag
 // (`wmat:init_sigma = 0.05`, `bias:wd = 0`, `wmat:lr = 0.1`): how the weight
-// is initialised, and the learning-rate and weight-decay settings the
-// updater reads for it.
+// is initialised, and the learning-rate, weight-decay and momentum settings
+// the updater reads for it.
 //
 // A layer builds one WeightParam per weight tag: the plain keys first, then
 // that tag's prefixed keys on top, whatever their order in the config.
@@ -52,6 +52,7 @@ struct WeightParam : public Parameter<WeightParam> {
   float init_bias;
   std::optional<float> lr;
   std::optional<float> wd;
+  std::optional<float> momentum;
   float lr_mult;
   float wd_mult;
 
@@ -84,6 +85,12 @@ struct WeightParam : public Parameter<WeightParam> {
         .set_default(std::nullopt)
         .set_lower_bound(0.0f)
         .describe("Weight decay of the weight; None: the updater's.");
+    UMBRA_DECLARE_FIELD(momentum)
+        .set_default(std::nullopt)
+        .set_range(0.0f, 1.0f)
+        .describe(
+            "Momentum of the weight (sgd, nag); None: the updater's. "
+            "momentum_schedule = 1 overrides it.");
     UMBRA_DECLARE_FIELD(lr_mult)
         .set_default(1.0f)
         .set_lower_bound(0.0f)

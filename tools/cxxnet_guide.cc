@@ -44,7 +44,14 @@ line, silently).
   (the data order and augmentation).
 - Updaters: `updater = sgd | nag | adam`, `eta`/`lr`, `wd`, `momentum`,
   `clip_gradient`, weight tags `wmat:` and `bias:` on any updater or init
-  key, `lr:` or its cxxnet alias `eta:` before the schedule keys,
+  key; `eta`, `wd` and `momentum` also inside a layer, for its weights
+  (`wmat:momentum`, `bias:momentum` for one of them);
+  `momentum_schedule = 1` with `base_momentum`, `final_momentum` and
+  `saturation_epoch` (every weight's momentum ramps linearly from base to
+  final over saturation_epoch updates, as cxxnet meant it: its code added
+  the ramp to the momentum at every update, capped at final_momentum, which
+  it so reached at once); `lr:` or its cxxnet alias `eta:` before the
+  schedule keys,
   `lr:schedule` (`constant`, `expdecay`: continuous,
   `base * gamma ^ (t / step)` as cxxnet since 2015-01; `polydecay`,
   `factor`), `lr:gamma`, `lr:alpha`, `lr:step`, `lr:factor`,
@@ -67,8 +74,15 @@ line, silently).
   `lp_loss`, `l2_loss` (`grad_scale`, `target`).
 - Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
   `index_offset`), `csv` (`filename`, `has_header`, `label_width`), `img`
-  (`image_list`, `image_root`), `imgrec` (`image_rec`), `threadbuffer`
-  (`buffer_size`), and the augmentation keys `input_shape`, `rand_crop`,
+  (`image_list`, `image_root`), `imgrec` (`image_rec`; `image_list`, whose
+  labels replace the records' by record id; `image_bin`, which cxxnet's
+  imgrec ignored before it stopped for want of image_rec, is read as
+  `image_rec`), `imgbin` and `imginst` (cxxnet's 64 MiB image pages: one or
+  more `image_list` + `image_bin` pairs, or `image_conf_prefix` and
+  `image_conf_ids`), `threadbuffer` (`buffer_size`), `image_mean` on the
+  image iterators (a mean image file: cxxnet's own file is read; a missing
+  one is made, with its folder), `test_skipread` (the first batch of each
+  pass is read and given again for the others), and the augmentation keys `input_shape`, `rand_crop`,
   `rand_mirror`, `mirror` (every instance mirrored), `crop_y_start`,
   `crop_x_start`, `divideby`, `scale`, `mean_value`, `max_rotate_angle`,
   `max_shear_ratio`, `max_aspect_ratio`, `min_crop_size`, `max_crop_size`,
@@ -86,10 +100,7 @@ these, naming it and saying why it changes nothing:
 constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
-- Updater settings per layer and per tag: `momentum` inside a layer,
-  `wmat:momentum`, `bias:momentum`, the schedule keys per layer;
-  `momentum_schedule`, `base_momentum`,
-  `final_momentum`, `saturation_epoch`.
+- The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
 - `start_counter`.
 - Layers `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
   `fixconn`; prelu's `random`; `layer[+N]` for N > 1.
@@ -99,9 +110,7 @@ constexpr char kNotYet[] = R"(
   parallel over processes instead,
   `mpirun -np 4 bazel-bin/train/train my.conf dist=mpi` (with `dev = gpu`
   each rank takes the GPU of its local rank).
-- Iterators `imgbin`, `imginst`, `membuffer`, `attachtxt`; `image_mean` (a
-  mean image file), imgrec's `image_list` label map and `image_bin`,
-  `image_conf_prefix`, `image_conf_ids`, `test_skipread`.
+- Iterators `membuffer`, `attachtxt`.
 
 ### Differences kept on purpose
 
@@ -118,7 +127,11 @@ constexpr char kNotYet[] = R"(
   `rmse` is the root of the mean squared error, as its name says; cxxnet
   printed the mean of the squared error summed over the outputs.
 - `momentum` is not capped at `final_momentum` (cxxnet capped every
-  momentum at 0.9 unless `final_momentum` was raised). `lr:minimum_lr` floors
+  momentum at 0.9 unless `final_momentum` was raised). A mean image is
+  made from the centre crops without augmentation (cxxnet's averaged one
+  pass of random crops and rotations, different on every run). imgbin
+  shuffles pictures over all parts (cxxnet shuffled the parts, then the
+  pictures within each page). `lr:minimum_lr` floors
   decayed rates but never lifts a rate above its base (cxxnet trained
   `eta = 0` at 1e-5). `clip_gradient` clips for every updater (cxxnet: sgd
   only).

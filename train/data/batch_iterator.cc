@@ -124,6 +124,7 @@ void BatchIterator::Restart() {
   }
   order_used_ = false;
   position_ = 0;
+  first_batch_read_ = false;
 }
 
 void BatchIterator::BeforeFirst() {
@@ -164,10 +165,13 @@ void BatchIterator::TakeRow(index_t global_row, bool read) {
   transform_.Skip();
 }
 
-bool BatchIterator::Step(bool read) {
+bool BatchIterator::Step(bool show) {
   has_value_ = false;
   pending_reads_.clear();  // left over if the last ReadBatch threw
   if (wrapped_) return false;
+  // With test_skipread the batch shown is the pass's first, kept as read.
+  const bool read = show && !(param_.test_skipread && first_batch_read_);
+  first_batch_read_ = first_batch_read_ || read;
   const index_t size = param_.batch_size;
   index_t row = 0;
   while (row < size && position_ < order_.size()) TakeRow(row++, read);
@@ -197,15 +201,15 @@ bool BatchIterator::Step(bool read) {
         Shape2(batch_.batch_size, transform_.output_shape().Size()));
     augmenting_->ReadBatch(pending_reads_, rows, batch_.label);
   }
-  has_value_ = read;
+  has_value_ = show;
   return true;
 }
 
-bool BatchIterator::Next() { return Step(/*read=*/true); }
+bool BatchIterator::Next() { return Step(/*show=*/true); }
 
 void BatchIterator::SkipPass() {
   BeforeFirst();
-  while (Step(/*read=*/false)) {
+  while (Step(/*show=*/false)) {
   }
 }
 

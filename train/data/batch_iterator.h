@@ -50,6 +50,7 @@ struct BatchIteratorParam : public Parameter<BatchIteratorParam> {
   int seed;
   int label_width;
   int index_offset;
+  bool test_skipread;
   bool silent;
 
   UMBRA_DECLARE_PARAMETER(BatchIteratorParam) {
@@ -73,6 +74,12 @@ struct BatchIteratorParam : public Parameter<BatchIteratorParam> {
         .set_default(0)
         .set_lower_bound(0)
         .describe("Added to every instance index in the batches.");
+    UMBRA_DECLARE_FIELD(test_skipread)
+        .set_default(false)
+        .describe(
+            "Read only the first batch of each pass and give it again for "
+            "the pass's other batches: the speed of training without the "
+            "data's (cxxnet's test_skipread).");
     UMBRA_DECLARE_FIELD(silent).set_default(false).describe(
         "Do not print the one-line summary of the data to stderr.");
   }
@@ -121,9 +128,9 @@ class BatchIterator : public DataIterator {
   // when `read` and the row is this part's; else moves past the instance,
   // drawing its augmentation all the same.
   void TakeRow(index_t global_row, bool read);
-  // Next() when `read`; else the same walk through the order with TakeRow
+  // Next() when `show`; else the same walk through the order with TakeRow
   // skipping, and no batch to show for it.
-  bool Step(bool read);
+  bool Step(bool show);
   // Starts the order again, reshuffled when shuffle is on and it was used.
   void Restart();
 
@@ -142,6 +149,8 @@ class BatchIterator : public DataIterator {
   bool order_used_ = false;
   // round_batch: the last batch took instances of the next pass.
   bool wrapped_ = false;
+  // test_skipread: this pass's first batch is read; the rest repeat it.
+  bool first_batch_read_ = false;
   bool has_value_ = false;
   // Instances walked through since the iterator was made (read or skipped).
   std::uint64_t instances_walked_ = 0;

@@ -232,6 +232,32 @@ TEST(BatchIteratorTest, BeforeFirstWithoutNextKeepsTheOrder) {
   EXPECT_EQ(Instances(ReadPass(it.get())), Instances(ReadPass(again.get())));
 }
 
+// test_skipread: each pass has its usual number of batches, all of them the
+// pass's first (read once); the next pass reads its own first batch.
+TEST(BatchIteratorTest, TestSkipReadRepeatsEachPassesFirstBatch) {
+  TestRng rng;
+  const index_t size = rng.Int(10, 40);
+  const ParamKwargs keys = {{"batch_size", std::to_string(rng.Int(2, 6))},
+                            {"shuffle", "1"},
+                            {"seed", std::to_string(rng.Int(0, 999))},
+                            {"silent", "1"}};
+  auto reading = MakeIterator(size, keys);
+  ParamKwargs skipping_keys = keys;
+  skipping_keys.push_back({"test_skipread", "1"});
+  auto skipping = MakeIterator(size, skipping_keys);
+  for (int pass = 0; pass < 2; ++pass) {
+    reading->BeforeFirst();
+    skipping->BeforeFirst();
+    const std::vector<DataBatch> read = ReadPass(reading.get());
+    const std::vector<DataBatch> skipped = ReadPass(skipping.get());
+    ASSERT_EQ(read.size(), skipped.size());
+    const std::vector<index_t> first = Instances({read[0]});
+    for (const DataBatch& batch : skipped) {
+      EXPECT_EQ(Instances({batch}, /*include_padding=*/true), first);
+    }
+  }
+}
+
 TEST(BatchIteratorTest, IndexOffset) {
   auto it = MakeIterator(
       3, {{"batch_size", "3"}, {"index_offset", "1000"}, {"silent", "1"}});

@@ -1,7 +1,9 @@
 // The momentum family: `sgd` (SGD with momentum, cxxnet's sgd) and `nag`
 // (Nesterov accelerated gradient, cxxnet's nag). One state tensor per
-// weight, "momentum". Keys: MomentumParam (momentum) besides UpdaterParam
-// (eta, wd, clip_gradient) and the schedule's lr:*.
+// weight, "momentum". Keys: MomentumParam (momentum, momentum_schedule,
+// base_momentum, final_momentum, saturation_epoch) besides UpdaterParam
+// (eta, wd, clip_gradient) and the schedule's lr:*; a layer's `momentum`
+// (or `wmat:momentum`) is its weights' own.
 //
 // Example:
 //
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
@@ -40,16 +43,25 @@ class MomentumUpdater : public Updater<xpu, DType> {
 
  protected:
   ParamKwargs SetParams(const ParamKwargs& kwargs) override {
-    return InitKnown(&param_, kwargs, this->Label());
+    ParamKwargs rest = InitKnown(&param_, kwargs, this->Label());
+    if (param_.momentum_schedule && param_.saturation_epoch == 0) {
+      throw OptimError(absl::StrCat(this->Label(),
+                                    ": momentum_schedule = 1 needs "
+                                    "saturation_epoch, the updates its ramp "
+                                    "takes (at least 1)"),
+                       "momentum_schedule");
+    }
+    return rest;
   }
   std::vector<std::string> OwnKeys() const override {
     return KeysOf<MomentumParam>();
   }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
+    const DType momentum =
+        DType(param_.MomentumAt(s.t - 1, weight.settings.momentum));
     ApplyMomentumRule<xpu, DType>(weight.data, *weight.state[0], weight.grad,
-                                  s.clip, s.lr, s.wd, DType(param_.momentum),
-                                  nesterov);
+                                  s.clip, s.lr, s.wd, momentum, nesterov);
   }
 
  private:

@@ -35,9 +35,10 @@ TEST(UpdaterRegistry, KeysOfAnUpdater) {
   EXPECT_EQ(
       UpdaterKeys("sgd"),
       (std::vector<std::string>{
-          "clip_gradient", "eta", "lr", "lr:alpha", "lr:factor", "lr:gamma",
-          "lr:max_step", "lr:minimum_lr", "lr:schedule", "lr:start_epoch",
-          "lr:step", "lr:unit", "lr:warmup", "momentum", "wd"}));
+          "base_momentum", "clip_gradient", "eta", "final_momentum", "lr",
+          "lr:alpha", "lr:factor", "lr:gamma", "lr:max_step", "lr:minimum_lr",
+          "lr:schedule", "lr:start_epoch", "lr:step", "lr:unit", "lr:warmup",
+          "momentum", "momentum_schedule", "saturation_epoch", "wd"}));
   std::vector<std::string> adam = UpdaterKeys("adam");
   EXPECT_NE(std::find(adam.begin(), adam.end(), "beta2"), adam.end());
   EXPECT_EQ(std::find(adam.begin(), adam.end(), "momentum"), adam.end());
@@ -62,7 +63,7 @@ TEST(UpdaterRegistry, KeysOfAnotherUpdaterAreUnknown) {
   } catch (const OptimError& e) {
     EXPECT_EQ(e.key(), "beta1");
     EXPECT_EQ(std::string(e.what()),
-              "updater 'sgd': unknown key 'beta1'; Valid keys: 15 in all; "
+              "updater 'sgd': unknown key 'beta1'; Valid keys: 19 in all; "
               "see tools/config_reference.md");
   }
   const std::string message = OptimErrorOf([] {

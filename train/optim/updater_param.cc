@@ -18,6 +18,7 @@ WeightSettings ResolveWeightSettings(const layers::WeightParam* settings,
              settings->lr_mult;
     out.wd = static_cast<double>(settings->wd.value_or(updater.wd)) *
              settings->wd_mult;
+    out.momentum = settings->momentum;
   }
   return out;
 }

@@ -3,9 +3,9 @@
 // where cxxnet had them (eta, wd, momentum, clip_gradient, beta1, beta2).
 //
 // Per-weight overrides are not here: a layer's WeightParam (layers/
-// weight_param.h) holds `lr`/`eta`, `wd`, `lr_mult` and `wd_mult` for each
-// weight tag (`wmat:lr = 0.1`, `bias:wd = 0`), and ResolveWeightSettings
-// merges them over UpdaterParam.
+// weight_param.h) holds `lr`/`eta`, `wd`, `momentum`, `lr_mult` and
+// `wd_mult` for each weight tag (`wmat:lr = 0.1`, `bias:wd = 0`), and
+// ResolveWeightSettings merges them over UpdaterParam.
 //
 // Example:
 //
@@ -14,6 +14,10 @@
 //   WeightSettings s = ResolveWeightSettings(layer_settings, common);
 #ifndef UMBRA_TRAIN_OPTIM_UPDATER_PARAM_H_
 #define UMBRA_TRAIN_OPTIM_UPDATER_PARAM_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 
 #include "layers/weight_param.h"
 #include "param/param.h"
@@ -41,15 +45,51 @@ struct UpdaterParam : public Parameter<UpdaterParam> {
   }
 };
 
-// sgd and nag.
+// sgd and nag. With momentum_schedule, cxxnet's ramp: the momentum of
+// every weight (a layer's own too) is, at update t (from 0),
+//   base_momentum + (final_momentum - base_momentum) * min(t, S) / S
+// with S = saturation_epoch, counted in updates as cxxnet's epochs were.
 struct MomentumParam : public Parameter<MomentumParam> {
   float momentum;
+  bool momentum_schedule;
+  float base_momentum;
+  float final_momentum;
+  int saturation_epoch;
 
   UMBRA_DECLARE_PARAMETER(MomentumParam) {
     UMBRA_DECLARE_FIELD(momentum)
         .set_default(0.9f)
         .set_range(0.0f, 1.0f)
         .describe("Momentum (0: plain gradient descent).");
+    UMBRA_DECLARE_FIELD(momentum_schedule)
+        .set_default(false)
+        .describe(
+            "Ramp every weight's momentum from base_momentum to "
+            "final_momentum over saturation_epoch updates (cxxnet).");
+    UMBRA_DECLARE_FIELD(base_momentum)
+        .set_default(0.5f)
+        .set_range(0.0f, 1.0f)
+        .describe("The momentum of the first update, with momentum_schedule.");
+    UMBRA_DECLARE_FIELD(final_momentum)
+        .set_default(0.9f)
+        .set_range(0.0f, 1.0f)
+        .describe("The momentum from saturation_epoch updates on.");
+    UMBRA_DECLARE_FIELD(saturation_epoch)
+        .set_default(0)
+        .set_lower_bound(0)
+        .describe(
+            "Updates over which momentum_schedule ramps the momentum; at "
+            "least 1 with momentum_schedule = 1.");
+  }
+
+  // The momentum of update `t` (from 0) of a weight whose own momentum is
+  // `own` (nullopt: none).
+  double MomentumAt(std::int64_t t, std::optional<float> own) const {
+    if (!momentum_schedule) return own.value_or(momentum);
+    const double done =
+        static_cast<double>(std::min<std::int64_t>(t, saturation_epoch)) /
+        saturation_epoch;
+    return base_momentum + (final_momentum - base_momentum) * done;
   }
 };
 
@@ -100,15 +140,18 @@ struct RMSPropParam : public Parameter<RMSPropParam> {
   }
 };
 
-// The learning rate and weight decay one weight is trained with.
+// The learning rate, weight decay and momentum one weight is trained with.
 struct WeightSettings {
   double lr = 0.0;
   double wd = 0.0;
+  // The layer's own (sgd, nag); nullopt: the updater's.
+  std::optional<float> momentum;
 };
 
 // The layer's per-weight settings merged over the updater's:
 //   lr = (settings->lr or updater.eta) * settings->lr_mult
 //   wd = (settings->wd or updater.wd) * settings->wd_mult
+//   momentum = settings->momentum
 // A null `settings` takes the updater's values.
 WeightSettings ResolveWeightSettings(const layers::WeightParam* settings,
                                      const UpdaterParam& updater);

@@ -13,14 +13,18 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "layers/layer.h"
 #include "tensor/tensor.h"
+#include "train/optim/optim_test_util.h"
 #include "train/optim/updater_registry.h"
 
 namespace umbra {
 namespace optim {
 namespace {
+
+using ::testing::HasSubstr;
 
 // The settings the reference reads; defaults are the updaters' defaults.
 struct RefParams {
@@ -308,6 +312,18 @@ TEST(UpdaterClip, NanGradientsBecomeZeroWhenClipping) {
   EXPECT_EQ(w[2], 3.0f);
 }
 
+layers::WeightRef<cpu, double> WeightOf(const char* name,
+                                        std::vector<double>* w,
+                                        std::vector<double>* g,
+                                        const layers::WeightParam* settings) {
+  layers::WeightRef<cpu, double> ref;
+  ref.name = name;
+  ref.data = Tensor<cpu, 1, double>(w->data(), Shape1(w->size()));
+  ref.grad = Tensor<cpu, 1, double>(g->data(), Shape1(g->size()));
+  ref.settings = settings;
+  return ref;
+}
+
 // Per-tag settings from the layer (`bias:lr`, `bias:wd`, `wmat:lr_mult`)
 // override the updater's for that weight alone.
 TEST(UpdaterOverrides, LayerSettingsOverrideTheUpdaters) {
@@ -316,20 +332,11 @@ TEST(UpdaterOverrides, LayerSettingsOverrideTheUpdaters) {
   layers::WeightParam wmat, bias;
   wmat.Init({{"lr_mult", "2"}});
   bias.Init({{"lr", "0.5"}, {"wd", "0"}});
-  auto make = [](const char* name, std::vector<double>* w,
-                 std::vector<double>* g, const layers::WeightParam* s) {
-    layers::WeightRef<cpu, double> ref;
-    ref.name = name;
-    ref.data = Tensor<cpu, 1, double>(w->data(), Shape1(w->size()));
-    ref.grad = Tensor<cpu, 1, double>(g->data(), Shape1(g->size()));
-    ref.settings = s;
-    return ref;
-  };
   auto sgd = CreateUpdater<cpu, double>(
       "sgd", {{"eta", "0.125"}, {"wd", "0.5"}, {"momentum", "0"}});
-  sgd->AddWeight(make("fc1.wmat", &wm, &gm, &wmat));
-  sgd->AddWeight(make("fc1.bias", &wb, &gb, &bias));
-  sgd->AddWeight(make("plain", &wp, &gp, nullptr));
+  sgd->AddWeight(WeightOf("fc1.wmat", &wm, &gm, &wmat));
+  sgd->AddWeight(WeightOf("fc1.bias", &wb, &gb, &bias));
+  sgd->AddWeight(WeightOf("plain", &wp, &gp, nullptr));
   EXPECT_DOUBLE_EQ(sgd->CurrentRate("fc1.wmat"), 0.25);
   EXPECT_DOUBLE_EQ(sgd->CurrentRate("fc1.bias"), 0.5);
   EXPECT_DOUBLE_EQ(sgd->CurrentRate("plain"), 0.125);
@@ -338,6 +345,52 @@ TEST(UpdaterOverrides, LayerSettingsOverrideTheUpdaters) {
   EXPECT_DOUBLE_EQ(wm[1], 2 - 0.25 * (1 + 0.5 * 2));
   EXPECT_DOUBLE_EQ(wb[1], 2 - 0.5 * 1);
   EXPECT_DOUBLE_EQ(wp[1], 2 - 0.125 * (1 + 0.5 * 2));
+}
+
+// A layer's `momentum` (cxxnet's momentum inside a layer, `bias:momentum`)
+// is its weight's own; the others keep the updater's.
+TEST(UpdaterOverrides, LayerMomentumOverridesTheUpdaters) {
+  std::vector<double> wl = {0}, wp = {0}, gl = {1}, gp = {1};
+  layers::WeightParam own;
+  own.Init({{"momentum", "0.5"}});
+  auto sgd = CreateUpdater<cpu, double>("sgd", {{"eta", "1"}});
+  sgd->AddWeight(WeightOf("fc1.bias", &wl, &gl, &own));
+  sgd->AddWeight(WeightOf("plain", &wp, &gp, nullptr));
+  for (int step = 0; step < 2; ++step) {
+    gl[0] = gp[0] = 1;
+    sgd->Update();
+  }
+  // m1 = -1, m2 = momentum * m1 - 1; w = m1 + m2.
+  EXPECT_DOUBLE_EQ(wl[0], -1 + (0.5 * -1 - 1));
+  EXPECT_DOUBLE_EQ(wp[0], -1 + (F32(0.9) * -1 - 1));
+}
+
+// momentum_schedule ramps every weight's momentum (its own too) from
+// base_momentum to final_momentum over saturation_epoch updates.
+TEST(UpdaterMomentumSchedule, RampsFromBaseToFinalOverSaturationEpoch) {
+  std::vector<double> w = {0}, g = {0};
+  layers::WeightParam own;
+  own.Init({{"momentum", "0.1"}});
+  auto sgd = CreateUpdater<cpu, double>("sgd", {{"eta", "1"},
+                                                {"momentum_schedule", "1"},
+                                                {"base_momentum", "0.5"},
+                                                {"final_momentum", "0.75"},
+                                                {"saturation_epoch", "4"}});
+  sgd->AddWeight(WeightOf("w", &w, &g, &own));
+  double m = 0, expected_w = 0;
+  for (int t = 0; t < 7; ++t) {
+    g[0] = 1;
+    sgd->Update();
+    // 0.5, 0.5625, 0.625, 0.6875, then 0.75 from update 4 on.
+    const double momentum = 0.5 + 0.25 * std::min(t, 4) / 4.0;
+    m = momentum * m - 1;
+    expected_w += m;
+    EXPECT_NEAR(w[0], expected_w, 1e-6) << "update " << t;
+  }
+  EXPECT_THAT(OptimErrorOf([] {
+                CreateUpdater<cpu, double>("nag", {{"momentum_schedule", "1"}});
+              }),
+              HasSubstr("momentum_schedule = 1 needs saturation_epoch"));
 }
 
 TEST(UpdaterWeights, DuplicateLateAndMismatchedWeightsAreErrors) {
