@@ -1,6 +1,7 @@
 // Everything the config can get wrong is reported before any data is read:
 // here the training data is a CSV that would fail at its first row, so an
 // error about anything else shows the check came first.
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,10 @@ TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
            "task = pred and task = extract need a `pred = FILE` block"},
           {{{"num_round = 4", "task = finetune"}},
            "task = finetune needs model_in = <checkpoint>"},
+          // A weight tag before a schedule key (cxxnet's per-tag schedules).
+          {{{"num_round = 4", "num_round = 4\nbias:lr:step = 10"}},
+           "'lr:step' applies to every weight: a weight tag goes only before "
+           "a layer's key (wmat:lr, bias:wd); write 'lr:step'"},
           {{{"eval = test\niter = csv\n  filename = \"DIR/test.csv\"\n  "
              "silent = 1\niter = end\n",
              ""},
@@ -100,6 +105,41 @@ TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
     }
     EXPECT_EQ(checker_error, trainer_error);
   }
+}
+
+// rmse on a 3-class softmax (3 outputs, 1 label column) is refused by the
+// trainer before the first round, and by the checker without data; on a
+// node of one output it is fine.
+TEST(CheckBeforeDataTest, RmseOnAClassifierIsRefusedBeforeTraining) {
+  const std::string dir = NewTestDir("rmse");
+  const std::string config = absl::StrReplaceAll(
+      BlobsConfig(dir), {{"metric = error", "metric = rmse"}});
+  std::string trainer_error = "(no error)";
+  try {
+    RunTrainer(dir, config, {});
+  } catch (const ConfigError& e) {
+    trainer_error = e.what();
+  }
+  EXPECT_THAT(trainer_error,
+              HasSubstr("metric 'rmse' compares each output with a target, "
+                        "but the net gives 3 outputs per instance and label "
+                        "field 'label' has 1 column (a class index"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/models/0001.model"));
+  std::string checker_error = "(no error)";
+  try {
+    BuildNetWithoutData(
+        LoadTrainConfig(dir + "/net.conf", {"input_shape=1,1,8"}));
+  } catch (const ConfigError& e) {
+    checker_error = e.what();
+  }
+  EXPECT_EQ(checker_error, trainer_error);
+  // One output per instance: rmse has its one target.
+  const std::string one_output = absl::StrReplaceAll(
+      config, {{"layer[out->out] = softmax",
+                "layer[out->one] = fullc:fc3\n  nhidden = 1\n"
+                "layer[one->one] = l2_loss"},
+               {"metric = logloss", ""}});
+  EXPECT_NO_THROW(RunTrainer(dir, one_output, {"num_round=1"}));
 }
 
 }  // namespace

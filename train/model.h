@@ -82,8 +82,9 @@ class Model {
   // or kNetOutput) as (rows, channel*height*width) in host memory; valid
   // until the next Feed or Forward.
   virtual Tensor<cpu, 2, float> HostRows(int node, index_t rows) = 0;
-  // The shape of node `node` (an index of the net's config): the batch,
-  // then one instance's channel, height and width.
+  // The shape of node `node` (an index of the net's config, or kNetOutput:
+  // (batch, 1, 1, outputs)): the batch, then one instance's channel, height
+  // and width.
   virtual Shape<4> NodeShape(int node) = 0;
 
   // A model made for training has an updater; the rest need it.

@@ -96,7 +96,11 @@ class ModelOn : public Model {
     return net().TraceNonFinite(is_train);
   }
 
-  Shape<4> NodeShape(int node) override { return net().NodeData(node).shape_; }
+  Shape<4> NodeShape(int node) override {
+    if (node != kNetOutput) return net().NodeData(node).shape_;
+    const Tensor<xpu, 2, float> output = net().Output();
+    return Shape4(output.size(0), 1, 1, output.size(1));
+  }
   Tensor<cpu, 2, float> HostRows(int node, index_t rows) override {
     const Tensor<xpu, 2, float> data =
         node == kNetOutput ? net().Output()

@@ -263,6 +263,49 @@ std::vector<int> CheckMetrics(const CheckedConfig& checked,
   return metric_nodes;
 }
 
+void CheckMetricColumns(const CheckedConfig& checked,
+                        const std::vector<int>& metric_nodes,
+                        index_t label_width,
+                        const std::function<index_t(int node)>& outputs) {
+  const std::vector<MetricSpec>& specs = checked.param.metrics;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const MetricSpec& spec = specs[i];
+    if (spec.name != "rmse") continue;
+    index_t columns = label_width;
+    for (const LabelField& field : checked.param.label_fields) {
+      if (field.name == spec.field) columns = field.end - field.begin;
+    }
+    const index_t predicted = outputs(metric_nodes[i]);
+    if (predicted == columns) continue;
+    throw MetricLineError(
+        checked.config, spec,
+        absl::StrCat(
+            "metric 'rmse' compares each output with a target, but ",
+            spec.node.empty()
+                ? std::string("the net gives")
+                : absl::StrCat("node ", QuoteShort(spec.node), " holds"),
+            " ", predicted, " outputs per instance and label field '",
+            spec.field, "' has ", columns, " column", columns == 1 ? "" : "s",
+            predicted > 1 && columns == 1
+                ? " (a class index: score a classifier with error "
+                  "or logloss)"
+                : ""));
+  }
+}
+
+index_t ConfiguredLabelWidth(const CheckedConfig& checked) {
+  const TrainConfig& config = checked.config;
+  const IteratorChain* chain = config.TrainIterator();
+  if (chain == nullptr && !config.iterators.empty()) {
+    chain = &config.iterators.front();
+  }
+  if (chain == nullptr || chain->stages.empty()) return 1;
+  BatchIteratorParam batch;
+  batch.InitAllowUnknown(
+      ToParamKwargs(IteratorSettings(config, *chain, 0, checked.schema)));
+  return batch.label_width;
+}
+
 namespace internal {
 
 void ThrowNoLossLayer(const TrainConfig& config) {

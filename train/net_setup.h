@@ -20,6 +20,7 @@
 #ifndef UMBRA_TRAIN_NET_SETUP_H_
 #define UMBRA_TRAIN_NET_SETUP_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,20 @@ ConfigError GlobalError(const TrainConfig& config, const std::string& key,
 // each metric scores, -1 for the net's output.
 std::vector<int> CheckMetrics(const CheckedConfig& checked,
                               std::optional<index_t> label_width);
+
+// Checks what the metrics need of the net's outputs: rmse as many outputs
+// per instance on its node (`outputs(node)`, node -1 the net's output) as
+// its label field has columns (`label`: `label_width`; a label_vec field:
+// its width). `metric_nodes` is what CheckMetrics returned. Throws
+// ConfigError at the metric line.
+void CheckMetricColumns(const CheckedConfig& checked,
+                        const std::vector<int>& metric_nodes,
+                        index_t label_width,
+                        const std::function<index_t(int node)>& outputs);
+
+// The label_width a config's training data (else its first data block)
+// sets, 1 when it sets none: the label columns without reading data.
+index_t ConfiguredLabelWidth(const CheckedConfig& checked);
 
 // The net of a checked config on device xpu for batches of `input_shapes`
 // (in, in_1, ...; see BasicNetwork; `split` when they are a rank's share of
@@ -166,9 +181,15 @@ BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
 
 template <typename xpu>
 NetWithoutDataOn<xpu> BuildNetWithoutDataOn(const CheckedConfig& checked) {
-  CheckMetrics(checked, std::nullopt);
+  const std::vector<int> metric_nodes = CheckMetrics(checked, std::nullopt);
   BuiltNet<xpu> built = BuildNet<xpu>(checked, ConfiguredInputShapes(checked),
                                       IsTraining(checked.param));
+  const BasicNetwork<xpu>& net = *built.net;
+  CheckMetricColumns(checked, metric_nodes, ConfiguredLabelWidth(checked),
+                     [&](int node) {
+                       return node < 0 ? net.Output().size(1)
+                                       : net.NodeData(node)[0].shape_.Size();
+                     });
   built.net->InitWeights(checked.param.seed);
   NetWithoutDataOn<xpu> result;
   result.config = checked.config;

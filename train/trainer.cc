@@ -180,6 +180,11 @@ Trainer::Trainer(TrainerInputs inputs, std::ostream& out,
       checked_,
       InputShapes(config, param, *shape_data, *shape_chain, ranks_.size()),
       IsTraining(param), ranks_);
+  CheckMetricColumns(checked_, metric_nodes_, shape_data->label_width(),
+                     [&](int node) {
+                       const Shape<4> shape = model_->NodeShape(node);
+                       return shape.Size() / shape[0];
+                     });
   if (!param.silent) out_ << model_->Summary() << std::flush;
   for (const MetricSpec& spec : param.metrics) {
     if (param.eval_train) train_metrics_.AddMetric(spec.name, spec.field);

@@ -114,6 +114,23 @@ std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
                       owners.front(), ".");
 }
 
+// Whether `prefix` is a weight tag: one of `tags`, or (for a schema whose
+// layers list their tagged keys themselves) the tag of a valid key whose
+// untagged form is valid too (bias:wd).
+bool IsWeightTag(absl::string_view prefix,
+                 const std::vector<std::string>& valid,
+                 const std::vector<std::string>& tags) {
+  if (Contains(tags, prefix)) return true;
+  const std::string start = absl::StrCat(prefix, ":");
+  for (const std::string& key : valid) {
+    if (absl::StartsWith(key, start) &&
+        Contains(valid, absl::string_view(key).substr(start.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Throws the unknown-key error for `entry` (whose key, tag removed, is
 // `key`) in `section`, with `valid` the keys accepted there. `placement`
 // (WhereKeyBelongs) replaces the closest-key hint when it is not empty.
@@ -128,7 +145,15 @@ std::string WhereKeyBelongs(absl::string_view key, bool in_layer,
     // `lr:eta`: a prefix that is not a weight tag in front of a valid key.
     const std::size_t colon = key.find(':');
     if (colon != absl::string_view::npos &&
-        Contains(valid, key.substr(colon + 1))) {
+        Contains(valid, key.substr(colon + 1)) &&
+        IsWeightTag(key.substr(0, colon), valid, tags)) {
+      // `bias:lr:step`: cxxnet read schedules per tag.
+      hint = absl::StrCat("; '", key.substr(colon + 1),
+                          "' applies to every weight: a weight tag goes only "
+                          "before a layer's key (wmat:lr, bias:wd); write '",
+                          key.substr(colon + 1), "'");
+    } else if (colon != absl::string_view::npos &&
+               Contains(valid, key.substr(colon + 1))) {
       hint = absl::StrCat("; '", key.substr(0, colon), ":' is not a weight tag",
                           tags.empty()
                               ? std::string()
