@@ -24,7 +24,8 @@ line, silently).
 
 - Blocks and structure: `data = train`, `eval = NAME`, `pred = FILE`,
   `iter = TYPE` ... `iter = end`, `netconfig = start/end`,
-  `layer[a,b->c] = type:name`, `layer[+1]`, `layer[+0]`, node `0` as `in`,
+  `layer[a,b->c] = type:name`, `layer[+1]` (and `layer[+N]`, read as
+  `layer[+1]` as cxxnet did), `layer[+0]`, node `0` as `in`,
   `share[NAME]` (a name after it names the layer; cxxnet ignored it),
   `label_vec[a,b) = NAME`, `extra_data_num`, `extra_data_shape[i]`,
   `metric[FIELD,NODE]`, an unquoted value `default`.
@@ -103,7 +104,7 @@ constexpr char kNotYet[] = R"(
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
 - `start_counter`.
 - Layers `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
-  `fixconn`; prelu's `random`; `layer[+N]` for N > 1.
+  `fixconn`; prelu's `random`.
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
   cxxnet's parameter server (`param_server`, `update_on_server`,
   `dist_num_worker`, `dist_worker_rank`): the error says to train data

@@ -178,9 +178,13 @@ void NetConfigBuilder::ParseConnections(absl::string_view spec,
       node_name = spec.substr(colon + 1);
       spec = spec.substr(0, colon);
     }
-    if (spec != "0" && spec != "1") {
+    // cxxnet read any layer[+N], N > 0, as layer[+1].
+    int step = 0;
+    if (!absl::SimpleAtoi(spec, &step) || step < 0 ||
+        spec.find_first_not_of("0123456789") != absl::string_view::npos) {
       Fail(entry, "expected layer[+1], layer[+1:node] or layer[+0]");
     }
+    spec = step > 0 ? "1" : "0";
     if (spec == "0" && colon != absl::string_view::npos) {
       Fail(entry,
            "layer[+0] writes the last node in place and takes no node name; "

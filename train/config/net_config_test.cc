@@ -83,6 +83,10 @@ TEST(NetConfigTest, PlusOneAndPlusZeroFollowTheLastNode) {
             "relu_2(relu): !node-after-layer-0->feat | "
             "fullc_3(fullc): feat->!node-after-layer-3 | "
             "softmax_4(softmax): !node-after-layer-3->!node-after-layer-3");
+  // cxxnet read layer[+N], N > 1, as layer[+1].
+  EXPECT_EQ(Summary(Net("layer[+2] = fullc:fc1\nlayer[+00] = softmax\n")),
+            "fc1(fullc): in->!node-after-layer-0 | "
+            "softmax_1(softmax): !node-after-layer-0->!node-after-layer-0");
 }
 
 TEST(NetConfigTest, MultiInputAndMultiOutput) {
@@ -186,8 +190,8 @@ TEST(NetConfigTest, BadLayerKeys) {
   EXPECT_EQ(NetError("layer[0->1 = fullc\n"),
             "t.conf:2: 'layer[0->1 = fullc': expected a key of the form "
             "layer[...]");
-  EXPECT_EQ(NetError("layer[+2] = fullc\n"),
-            "t.conf:2: 'layer[+2] = fullc': expected layer[+1], "
+  EXPECT_EQ(NetError("layer[+-1] = fullc\n"),
+            "t.conf:2: 'layer[+-1] = fullc': expected layer[+1], "
             "layer[+1:node] or layer[+0]");
   EXPECT_EQ(NetError("layer[+0:x] = relu\n"),
             "t.conf:2: 'layer[+0:x] = relu': layer[+0] writes the last node "
