@@ -68,6 +68,12 @@ TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
            "task = pred and task = extract need a `pred = FILE` block"},
           {{{"num_round = 4", "task = finetune"}},
            "task = finetune needs model_in = <checkpoint>"},
+          // Settings that name no files, at their line.
+          {{{"iter = csv\n  filename = \"DIR/train.csv\"",
+             "iter = imgbin\n  image_conf_prefix = \"DIR/tr_%s\"\n  "
+             "image_conf_ids = 0-1"}},
+           "net.conf:4: in data train, iterator imgbin: key "
+           "'image_conf_prefix': "},
           // A weight tag before a schedule key (cxxnet's per-tag schedules).
           {{{"num_round = 4", "num_round = 4\nbias:lr:step = 10"}},
            "'lr:step' applies to every weight: a weight tag goes only before "

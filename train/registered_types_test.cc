@@ -31,9 +31,10 @@ TEST(RegisteredTypesTest, LayerTypes) {
 }
 
 TEST(RegisteredTypesTest, IteratorTypes) {
-  EXPECT_EQ(IteratorRegistry::List(),
-            (std::vector<std::string>{"binary", "cifar", "csv", "img", "imgrec",
-                                      "mnist", "threadbuffer"}));
+  EXPECT_EQ(
+      IteratorRegistry::List(),
+      (std::vector<std::string>{"binary", "cifar", "csv", "img", "imgbin",
+                                "imginst", "imgrec", "mnist", "threadbuffer"}));
 }
 
 TEST(RegisteredTypesTest, UpdatersAndMetrics) {

@@ -96,6 +96,11 @@ void CheckIteratorFiles(const TrainConfig& config, const IteratorChain& chain) {
     files = info->input_files(ToParamKwargs(settings));
   } catch (const ParamError&) {
     return;  // CreateIteratorChain says what is wrong with the value
+  } catch (const DataError& e) {
+    // Settings that name no files (imgbin's image_conf_prefix).
+    throw ConfigErrorFromParamError(
+        ParamError(e.what(), "", e.key()), settings, stage.declaration,
+        absl::StrCat(chain.Describe(), ", iterator ", stage.type));
   }
   for (const auto& [key, path] : files) {
     // O_NONBLOCK: a FIFO without a writer opens rather than waits.

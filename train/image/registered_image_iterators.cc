@@ -101,7 +101,7 @@ std::vector<ImagePagePart> ImgBinParts(const ParamKwargs& kwargs) {
   if (!param.image_conf_prefix.empty()) {
     if (!lists.empty() || !bins.empty()) {
       throw DataError(
-          "imgbin: key 'image_conf_prefix': give either image_conf_prefix "
+          "key 'image_conf_prefix': give either image_conf_prefix "
           "and image_conf_ids or image_list and image_bin, not both",
           "image_conf_prefix");
     }
@@ -109,7 +109,7 @@ std::vector<ImagePagePart> ImgBinParts(const ParamKwargs& kwargs) {
   }
   if (lists.size() != bins.size() || lists.empty()) {
     throw DataError(
-        absl::StrFormat("imgbin: key 'image_bin': %d image_list and %d "
+        absl::StrFormat("key 'image_bin': %d image_list and %d "
                         "image_bin lines; each .lst needs its .bin (or give "
                         "image_conf_prefix and image_conf_ids)",
                         lists.size(), bins.size()),
