@@ -51,7 +51,8 @@ line, silently).
   `saturation_epoch` (every weight's momentum ramps linearly from base to
   final over saturation_epoch updates, as cxxnet meant it: its code added
   the ramp to the momentum at every update, capped at final_momentum, which
-  it so reached at once); `lr:` or its cxxnet alias `eta:` before the
+  it so reached at once); a key the chosen updater does not read
+  (`momentum` with adam) has no effect, as in cxxnet, and gets a notice; `lr:` or its cxxnet alias `eta:` before the
   schedule keys,
   `lr:schedule` (`constant`, `expdecay`: continuous,
   `base * gamma ^ (t / step)` as cxxnet since 2015-01; `polydecay`,

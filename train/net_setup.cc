@@ -11,6 +11,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "param/edit_distance.h"
 #include "param/quote.h"
@@ -33,6 +34,48 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
   return spec.entry.Error(detail);
 }
 
+// Notices for the updater keys that the config's updater does not read
+// (`momentum` with adam, globally or in a layer, perhaps after a weight
+// tag): cxxnet ignored them too, umbra says so.
+void AddUnreadUpdaterKeyNotices(CheckedConfig* checked) {
+  std::vector<std::string> own;
+  try {
+    own = optim::UpdaterKeys(checked->param.updater);
+  } catch (const optim::OptimError&) {
+    return;  // BuildNet names the unknown updater
+  }
+  // Each updater key and the updaters that read it.
+  std::map<std::string, std::vector<std::string>> readers;
+  for (const std::string& type : optim::UpdaterRegistry::List()) {
+    for (const std::string& key : optim::UpdaterKeys(type)) {
+      readers[key].push_back(type);
+    }
+  }
+  const auto notice_unread = [&](const ConfigEntry& entry) {
+    std::string key = entry.key;
+    const std::size_t colon = key.find(':');
+    if (readers.count(key) == 0 && colon != std::string::npos) {
+      key = key.substr(colon + 1);  // wmat:momentum
+    }
+    const auto found = readers.find(key);
+    if (found == readers.end() ||
+        std::find(own.begin(), own.end(), key) != own.end()) {
+      return;
+    }
+    checked->notices.push_back(
+        {entry.location, entry.key,
+         absl::StrCat("'", entry.key, "' has no effect with updater = ",
+                      checked->param.updater, " (",
+                      absl::StrJoin(found->second, " and "), " read it)")});
+  };
+  for (const ConfigEntry& entry : checked->config.globals) {
+    notice_unread(entry);
+  }
+  for (const LayerDeclaration& layer : checked->config.net.layers) {
+    for (const ConfigEntry& entry : layer.settings) notice_unread(entry);
+  }
+}
+
 }  // namespace
 
 CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
@@ -45,6 +88,7 @@ CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
     checked.notices.push_back(std::move(warning));
   }
   checked.param = ReadTrainerParam(checked.config);
+  AddUnreadUpdaterKeyNotices(&checked);
   try {
     SetUpDevice(ParseDevice(checked.param.dev), checked.param.nthread, local);
   } catch (const DeviceError& e) {

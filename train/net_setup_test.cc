@@ -76,6 +76,24 @@ TEST(NetSetupTest, TheTasksDecideTheUpdater) {
             "softmax, l2_loss, lp_loss or multi_logistic");
 }
 
+// cxxnet ignored momentum keys with adam; umbra says so, line by line.
+TEST(NetSetupTest, UpdaterKeysTheUpdaterDoesNotReadGetANotice) {
+  const NetWithoutData built =
+      Build(std::string(kExtraNet) +
+            "extra_data_shape[1] = 1,1,2\nupdater = adam\nmomentum = 0.9\n"
+            "wmat:momentum = 0.5\nbeta1 = 0.2\n");
+  std::vector<std::string> notices;
+  for (const ConfigNotice& notice : built.notices) {
+    notices.push_back(notice.ToString());
+  }
+  EXPECT_EQ(notices,
+            (std::vector<std::string>{
+                "notice: net.conf:12: 'momentum' has no effect with updater = "
+                "adam (nag and sgd read it)",
+                "notice: net.conf:13: 'wmat:momentum' has no effect with "
+                "updater = adam (nag and sgd read it)"}));
+}
+
 TEST(NetSetupTest, MetricLinesAreCheckedWithoutData) {
   EXPECT_EQ(
       BuildError(std::string(kExtraNet) +
