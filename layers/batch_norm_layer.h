@@ -12,7 +12,9 @@
 // Forward(false) (test time) normalises with the moving averages instead,
 // and so does training with `use_global_stats = 1` (fine-tuning a trained
 // net: the moving averages stay as they are, the gradient treats them as
-// constants). `moving_average` is another name for bn_momentum.
+// constants); `use_batch_stats = 1` normalises with the batch's statistics
+// at test time too (cxxnet's batch_norm_no_ma). `moving_average` is another
+// name for bn_momentum.
 // The moving averages are not trained: they are the layer's States()
 // "<name>.moving_mean" (starts at 0) and "<name>.moving_var" (starts at 1),
 // which checkpoints save and load with the weights. Runs in place.
@@ -45,6 +47,7 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
   float init_slope;
   bool sync_bn;
   bool use_global_stats;
+  bool use_batch_stats;
   UMBRA_DECLARE_PARAMETER(BatchNormParam) {
     UMBRA_DECLARE_FIELD(eps)
         .set_default(1e-5f)
@@ -66,6 +69,12 @@ struct BatchNormParam : public Parameter<BatchNormParam> {
         .describe(
             "Normalise with the moving averages while training too, and keep "
             "them (fine-tuning).");
+    UMBRA_DECLARE_FIELD(use_batch_stats)
+        .set_default(false)
+        .describe(
+            "Normalise with the batch's own mean and variance at test time "
+            "too, never with the moving averages (cxxnet's "
+            "batch_norm_no_ma).");
     UMBRA_DECLARE_ALIAS(bn_momentum, moving_average);
   }
 };
@@ -91,7 +100,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
   void Forward(bool is_train) override {
     const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
     Tensor<xpu, 3, DType> out = ChannelView(this->out(0).data);
-    trained_ = is_train && !param_.use_global_stats;
+    trained_ = (is_train || param_.use_batch_stats) && !param_.use_global_stats;
+    update_moving_ = is_train && trained_;
     if constexpr (std::is_same<xpu, cpu>::value) {
       ForwardOnCpu(in, out);
     } else {
@@ -163,10 +173,7 @@ class BatchNormLayer : public Layer<xpu, DType> {
       }
       inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
       xhat_ = xhat_ * broadcast<1>(inv_std_, shape);
-      const DType keep = DType(param_.bn_momentum);
-      moving_mean =
-          moving_mean * scalar(keep) + mean_ * scalar(DType(1) - keep);
-      moving_var = moving_var * scalar(keep) + var_ * scalar(DType(1) - keep);
+      if (update_moving_) UpdateMovingAverages(moving_mean, moving_var);
     } else {
       inv_std_ = F<::umbra::op::rsqrt>(moving_var + scalar(eps));
       xhat_ = (in - broadcast<1>(moving_mean, shape)) *
@@ -192,10 +199,7 @@ class BatchNormLayer : public Layer<xpu, DType> {
       if (Synced()) this->context().rank_sum->SumInPlace(var_);
       var_ *= scale;
       inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
-      const DType keep = DType(param_.bn_momentum);
-      moving_mean =
-          moving_mean * scalar(keep) + mean_ * scalar(DType(1) - keep);
-      moving_var = moving_var * scalar(keep) + var_ * scalar(DType(1) - keep);
+      if (update_moving_) UpdateMovingAverages(moving_mean, moving_var);
       mean = mean_.view();
     } else {
       inv_std_ = F<::umbra::op::rsqrt>(moving_var + scalar(eps));
@@ -204,8 +208,23 @@ class BatchNormLayer : public Layer<xpu, DType> {
                       this->weight(beta_), xhat_.view(), out);
   }
 
+  // moving = bn_momentum * moving + (1 - bn_momentum) * the batch's.
+  void UpdateMovingAverages(Tensor<xpu, 1, DType> moving_mean,
+                            Tensor<xpu, 1, DType> moving_var) {
+    const DType keep = DType(param_.bn_momentum);
+    moving_mean = moving_mean * scalar(keep) + mean_ * scalar(DType(1) - keep);
+    moving_var = moving_var * scalar(keep) + var_ * scalar(DType(1) - keep);
+  }
+
   void SetParams(const ParamKwargs& kwargs) override {
     param_.InitAllowUnknown(kwargs);
+    if (param_.use_batch_stats && param_.use_global_stats) {
+      throw ParamError(
+          "BatchNormParam: keys 'use_batch_stats' and 'use_global_stats' "
+          "are both 1: the batch's statistics or the moving averages, not "
+          "both",
+          "BatchNormParam", "use_batch_stats");
+    }
   }
   std::vector<Shape<4>> DoInferShapes(const std::vector<Shape<4>>& in_shapes,
                                       size_t num_outputs) override {
@@ -250,6 +269,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
   size_t moving_var_ = 0;
   // Whether the last Forward used batch statistics.
   bool trained_ = false;
+  // Whether it also updated the moving averages (training, not test time).
+  bool update_moving_ = false;
   // The normalised input of the last Forward, (batch, channels, inner).
   TensorContainer<xpu, 3, DType> xhat_{false};
   TensorContainer<xpu, 1, DType> mean_{false};

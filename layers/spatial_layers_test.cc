@@ -683,6 +683,37 @@ TEST(BatchNormLayerTest, UseGlobalStatsTrainsWithTheMovingAverages) {
   }
 }
 
+// cxxnet's batch_norm_no_ma: test time normalises with the batch's own
+// statistics and leaves the moving averages alone.
+TEST(BatchNormLayerTest, UseBatchStatsNormalisesWithTheBatchAtTestTime) {
+  const double eps = double(1e-3f);
+  Net net("batch_norm", {{"eps", "0.001"}, {"use_batch_stats", "1"}},
+          {Shape4(5, 3, 2, 2)});
+  std::vector<WeightRef<cpu, double>> w = net.layer().Weights();
+  std::vector<StateRef<cpu, double>> states = net.layer().States();
+  FillRandom(w[0].data, 41);
+  FillRandom(w[1].data, 42);
+  FillRandom(net.in(0).data, 43);
+  net.in(0).data *= 3.0;
+  net.layer().Forward(false);
+  std::vector<double> mean, var;
+  NaiveStats(net.in(0).data, &mean, &var);
+  ExpectNear(
+      net.out(0).data,
+      NaiveNormalize(net.in(0).data, mean, var, w[0].data, w[1].data, eps),
+      "use_batch_stats at test time");
+  for (index_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(states[0].data[k], 0.0);
+    EXPECT_EQ(states[1].data[k], 1.0);
+  }
+  EXPECT_THAT(ErrorOf([] {
+                CreateLayer<cpu, float>(
+                    "batch_norm", "bn1",
+                    {{"use_batch_stats", "1"}, {"use_global_stats", "1"}});
+              }),
+              HasSubstr("'use_batch_stats' and 'use_global_stats' are both 1"));
+}
+
 TEST(BatchNormLayerTest, StatesSurviveABatchSizeChange) {
   auto bn = CreateLayer<cpu, float>("batch_norm", "bn1", {});
   bn->InferShapes({Shape4(4, 3, 2, 2)});

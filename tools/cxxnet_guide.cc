@@ -73,7 +73,11 @@ line, silently).
   effect, as in cxxnet, and get a notice), `prelu`
   (`init_slope`, `random_slope`), `dropout`, `lrn`, `batch_norm`,
   `flatten`, `split`, `concat`, `ch_concat`, `softmax`, `multi_logistic`,
-  `lp_loss`, `l2_loss` (`grad_scale`, `target`).
+  `lp_loss`, `l2_loss` (`grad_scale`, `target`); `relu_max_pooling` (a
+  relu into a node of its own, then the max pooling: cxxnet rectified the
+  input node in place, which other readers of that node then saw too) and
+  `batch_norm_no_ma` (`batch_norm` with `use_batch_stats = 1`: test time
+  normalises with the batch's statistics).
 - Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
   `index_offset`), `csv` (`filename`, `has_header`, `label_width`), `img`
   (`image_list`, `image_root`), `imgrec` (`image_rec`; `image_list`, whose
@@ -104,7 +108,7 @@ constexpr char kNotYet[] = R"(
 
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
 - `start_counter`.
-- Layers `insanity_max_pooling`, `relu_max_pooling`, `batch_norm_no_ma`,
+- Layers `insanity_max_pooling` (cxxnet's stochastic max pooling),
   `fixconn`; prelu's `random`.
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
   cxxnet's parameter server (`param_server`, `update_on_server`,

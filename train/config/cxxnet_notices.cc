@@ -176,6 +176,19 @@ void ReadInsanityLayer(LayerDeclaration* layer,
   layer->settings = std::move(kept);
 }
 
+// cxxnet's batch_norm_no_ma is umbra's batch_norm with use_batch_stats = 1
+// (test time normalises with the batch's statistics; cxxnet kept no moving
+// averages at all).
+void ReadBatchNormNoMaLayer(LayerDeclaration* layer) {
+  if (layer->type != "batch_norm_no_ma") return;
+  layer->type = "batch_norm";
+  ConfigEntry batch_stats = layer->declaration;
+  batch_stats.key = "use_batch_stats";
+  batch_stats.value = "1";
+  // First: a use_batch_stats the layer sets itself wins.
+  layer->settings.insert(layer->settings.begin(), batch_stats);
+}
+
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
@@ -275,6 +288,7 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
   DropFrom(&config->globals, Scope::kAnywhere, &notices);
   for (LayerDeclaration& layer : config->net.layers) {
     ReadInsanityLayer(&layer, &notices);
+    ReadBatchNormNoMaLayer(&layer);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
   }
   for (IteratorChain& chain : config->iterators) {

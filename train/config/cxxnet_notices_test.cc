@@ -157,6 +157,21 @@ TEST(CxxnetNoticesTest, InsanityIsRRelu) {
               HasSubstr("a.conf:3: calm_start < 0 ran cxxnet's calm schedule"));
 }
 
+TEST(CxxnetNoticesTest, BatchNormNoMaIsBatchNormWithBatchStats) {
+  TrainConfig config = ParseTrainConfigText(
+      "netconfig = start\nlayer[in->out] = batch_norm_no_ma:bn\n"
+      "  eps = 0.01\nnetconfig = end\n",
+      "a.conf");
+  EXPECT_TRUE(ReadCxxnetForms(&config).empty());
+  const LayerDeclaration& layer = config.net.layers[0];
+  EXPECT_EQ(layer.type, "batch_norm");
+  EXPECT_EQ(layer.name, "bn");
+  ASSERT_EQ(layer.settings.size(), 2u);
+  EXPECT_EQ(layer.settings[0].ToString(), "use_batch_stats = 1");
+  EXPECT_EQ(layer.settings[0].location.line, 2);
+  EXPECT_EQ(layer.settings[1].key, "eps");
+}
+
 TEST(CxxnetNoticesTest, TyposAreNotInert) {
   TrainConfig config = ParseTrainConfigText(
       "train_evl = 1\nsilent_mode = 1\nlr:start_iter = 5\n", "a.conf");

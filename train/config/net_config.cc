@@ -311,6 +311,7 @@ void NetConfigBuilder::AddLayer(const ConfigEntry& entry) {
   // The type first: a bad type or name is reported before node errors.
   ParseType(entry, &layer);
   ParseConnections(spec, entry, &layer);
+  if (layer.type == "relu_max_pooling") SplitReluMaxPooling(&layer);
   if (layer.outputs.size() == 1) {
     last_node_ = layer.outputs[0];
   } else {
@@ -319,6 +320,30 @@ void NetConfigBuilder::AddLayer(const ConfigEntry& entry) {
   }
   if (!layer.name.empty()) explicit_names_[layer.name] = layer.index;
   net_.layers.push_back(std::move(layer));
+}
+
+void NetConfigBuilder::SplitReluMaxPooling(LayerDeclaration* pooling) {
+  if (pooling->inputs.size() != 1 || pooling->outputs.size() != 1 ||
+      pooling->inputs[0] == pooling->outputs[0]) {
+    Fail(pooling->declaration,
+         "relu_max_pooling reads one node and writes another (layer[a->b]): "
+         "its output is smaller than its input");
+  }
+  const int relu_index = pooling->index;
+  const int rectified = static_cast<int>(net_.nodes.size());
+  net_.nodes.push_back(
+      NodeInfo{absl::StrCat("!relu-of-layer-", relu_index), relu_index});
+  LayerDeclaration relu;
+  relu.index = relu_index;
+  relu.type = "relu";
+  relu.declaration = pooling->declaration;
+  relu.inputs = pooling->inputs;
+  relu.outputs = {rectified};
+  net_.layers.push_back(std::move(relu));
+  pooling->type = "max_pooling";
+  pooling->index = relu_index + 1;
+  pooling->inputs = {rectified};
+  net_.nodes[pooling->outputs[0]].producer = pooling->index;
 }
 
 void NetConfigBuilder::AddLayerSetting(const ConfigEntry& entry) {

@@ -134,6 +134,10 @@ class NetConfigBuilder {
   // duplicate name.
   void NameLayer(const ConfigEntry& entry, absl::string_view name,
                  LayerDeclaration* layer);
+  // cxxnet's relu_max_pooling, one layer there: adds a relu from the
+  // layer's inputs into a node of its own, and makes `pooling` the
+  // max_pooling of that node, the next layer.
+  void SplitReluMaxPooling(LayerDeclaration* pooling);
 
   NetConfig net_;
   std::map<std::string, int, std::less<>> node_index_;

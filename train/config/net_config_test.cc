@@ -89,6 +89,27 @@ TEST(NetConfigTest, PlusOneAndPlusZeroFollowTheLastNode) {
             "softmax_1(softmax): !node-after-layer-0->!node-after-layer-0");
 }
 
+// cxxnet's relu_max_pooling is a relu into a node of its own, then the max
+// pooling that keeps the line's name and settings.
+TEST(NetConfigTest, ReluMaxPoolingIsAReluThenAMaxPooling) {
+  const NetConfig net =
+      Net("layer[+1:c] = conv:cv1\n"
+          "layer[c->p] = relu_max_pooling:pool1\n"
+          "  kernel_size = 3\n"
+          "layer[+1] = flatten\n");
+  EXPECT_EQ(Summary(net),
+            "cv1(conv): in->c | relu_1(relu): c->!relu-of-layer-1 | "
+            "pool1(max_pooling): !relu-of-layer-1->p | "
+            "flatten_3(flatten): p->!node-after-layer-3");
+  ASSERT_EQ(net.layers[2].settings.size(), 1u);
+  EXPECT_EQ(net.layers[2].settings[0].key, "kernel_size");
+  EXPECT_EQ(net.nodes[net.FindNode("p")].producer, 2);
+  EXPECT_EQ(NetError("layer[0->0] = relu_max_pooling\n"),
+            "t.conf:2: 'layer[0->0] = relu_max_pooling': relu_max_pooling "
+            "reads one node and writes another (layer[a->b]): its output is "
+            "smaller than its input");
+}
+
 TEST(NetConfigTest, MultiInputAndMultiOutput) {
   EXPECT_EQ(Summary(Net("layer[0->1,2] = split\n"
                         "layer[1->3] = fullc:a\n"

@@ -117,6 +117,11 @@ void ExportBias(LayerExport* layer) {
 // Channels are axis 1 both of rows (batch, n) and of 4-D values, as
 // BatchNormalization wants.
 void ExportBatchNorm(LayerExport* layer) {
+  if (As<layers::BatchNormLayer>(*layer).param().use_batch_stats) {
+    throw ExportRefusal(
+        "use_batch_stats = 1 normalises with each batch's own statistics, "
+        "which ONNX's BatchNormalization does not do at inference");
+  }
   const int64_t channels = LayerExport::ChannelDims(layer->input(0))[0];
   onnx::NodeProto* node = layer->SameShapeOutput(
       "BatchNormalization",
