@@ -36,7 +36,10 @@ line, silently).
   `extract_node_name` by name or `top[-N]` (with `FILE.meta` holding
   `rows,channel,height,width`), `model_in`, `model_dir`, `num_round`,
   `max_round` (the rounds of this run, counted from where it starts: a
-  resumed run from its checkpoint), `continue`, `save_model`, `batch_size`,
+  resumed run from its checkpoint), `start_counter` (a fresh run starts
+  after that many rounds: its rounds and checkpoints are numbered from
+  start_counter + 1; a resumed or finetuned run starts where it must, with
+  a note), `continue`, `save_model`, `batch_size`,
   `input_shape`, `eval_train` (default 1, as cxxnet's code), `metric`
   (`error`, `logloss`, `rmse`, `rec@N`), `dev` (`cpu`, `gpu`, `gpu:N`),
   `print_step` (a progress line every N batches), `update_period`
@@ -107,7 +110,6 @@ constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
-- `start_counter`.
 - Layers `insanity_max_pooling` (cxxnet's stochastic max pooling),
   `fixconn`; prelu's `random`.
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and

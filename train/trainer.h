@@ -138,6 +138,7 @@ class Trainer {
   // returns the first round to train. continue = 1 resumes from model_dir's
   // newest checkpoint, else from model_in when given, else starts at round
   // 0 - unless model_dir holds metrics.csv rows that no rerun gives back.
+  // A fresh run starts after round start_counter (cxxnet's).
   int PrepareTraining();
   // With continue = 1 and neither a checkpoint nor model_in to start from:
   // the ConfigError at `continue` when model_dir has a non-empty
@@ -149,9 +150,10 @@ class Trainer {
   // run holds it, or when the directory cannot be written), removes the
   // temporary files an interrupted run left, and refuses to train rounds
   // first_round+1 .. last_round over what an earlier run left there: a
-  // fresh run (continue = 0, round 0) any checkpoint or a non-empty
-  // metrics.csv, a resumed one a checkpoint of a round it will train. A
-  // resumed run removes the metrics.csv rows of the rounds it trains again.
+  // fresh run (continue = 0, no checkpoint loaded) any checkpoint or a
+  // non-empty metrics.csv, a resumed one a checkpoint of a round it will
+  // train. A resumed run removes the metrics.csv rows of the rounds it
+  // trains again.
   void PrepareModelDir(int first_round, int last_round);
   // One pass over the training data; returns the instances trained on.
   long TrainRound(int round);
@@ -222,6 +224,8 @@ class Trainer {
   std::vector<int> metric_nodes_;
   // Passes the training iterator has started (for resume).
   long data_passes_ = 0;
+  // Whether this run starts without a checkpoint and without continue = 1.
+  bool fresh_start_ = true;
   // Batches per training pass, once known (for the progress bar).
   long batches_per_pass_ = 0;
   std::vector<RoundFigures> history_;

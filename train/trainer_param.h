@@ -102,6 +102,7 @@ struct TrainerParam : public Parameter<TrainerParam> {
   int nthread;
   int num_round;
   int max_round;
+  int start_counter;
   std::string updater;
   // Not keys: read from the `metric`, `metric[...]`, `label_vec[...]` and
   // `extra_data_shape[...]` lines. metrics is {error} when there is none;
@@ -168,6 +169,14 @@ struct TrainerParam : public Parameter<TrainerParam> {
         .describe(
             "At most this many rounds in this run, counted from where it "
             "starts (a resumed run from its checkpoint), as cxxnet.");
+    UMBRA_DECLARE_FIELD(start_counter)
+        .set_default(0)
+        .set_lower_bound(0)
+        .describe(
+            "A fresh run starts after this many rounds, as cxxnet: its "
+            "rounds and checkpoints are numbered from start_counter + 1 and "
+            "it trains until num_round (a run that resumes or finetunes "
+            "starts where it must, with a note).");
     UMBRA_DECLARE_FIELD(updater).set_default("sgd").describe(
         "The optimisation rule: sgd, nag, adam, adamw, rmsprop.");
     UMBRA_DECLARE_FIELD(metric).set_default("error").describe(

@@ -49,7 +49,21 @@ int Trainer::PrepareTraining() {
       resume_path = checked_.param.model_in;
     }
   }
+  fresh_start_ = resume_path.empty() && !checked_.param.continue_training;
+  const int start_counter = checked_.param.start_counter;
+  if (start_counter != 0 && !fresh_start_ && !checked_.param.silent) {
+    out_ << "note: start_counter = " << start_counter
+         << " has no effect: the run starts where "
+         << (resume_path.empty() ? "continue = 1 finds it"
+                                 : "its checkpoint '" + resume_path + "' ended")
+         << "\n";
+  }
   if (checked_.param.task == kTaskFinetune) {
+    if (start_counter != 0 && !checked_.param.silent) {
+      out_ << "note: start_counter = " << start_counter
+           << " has no effect with task = finetune, which starts at round 0 "
+              "(as cxxnet's)\n";
+    }
     // CheckTaskData made sure of model_in.
     const Checkpoint checkpoint = ReadSharedCheckpoint(checked_.param.model_in);
     const std::vector<std::string> loaded =
@@ -61,7 +75,7 @@ int Trainer::PrepareTraining() {
     }
     return 0;
   }
-  if (resume_path.empty()) return 0;
+  if (resume_path.empty()) return fresh_start_ ? start_counter : 0;
 
   const Checkpoint checkpoint = ReadSharedCheckpoint(resume_path);
   model_->LoadWeights(checkpoint, resume_path);
@@ -164,8 +178,7 @@ void Trainer::PrepareModelDir(int first_round, int last_round) {
         {"continue", "model_in"});
   };
   const std::string metrics = dir + "/metrics.csv";
-  const bool fresh = first_round == 0 && !checked_.param.continue_training;
-  if (fresh) {
+  if (fresh_start_) {
     std::ifstream rows(metrics);
     if (rows && rows.peek() != std::ifstream::traits_type::eof()) {
       refuse("metrics.csv");

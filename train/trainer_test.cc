@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
@@ -588,6 +589,28 @@ TEST(TrainerTest, MaxRoundCountsTheRoundsOfThisRun) {
                        {"continue=1", "num_round=6", "max_round=0", "silent=0"})
                 .find("nothing to train: 5 rounds done, max_round = 0"),
             std::string::npos);
+}
+
+// start_counter: a fresh run starts after that many rounds, as cxxnet's
+// (rounds and checkpoints numbered from start_counter + 1); a resumed run
+// starts where its checkpoint ended and says that start_counter did nothing.
+TEST(TrainerTest, StartCounterNumbersAFreshRunsRounds) {
+  const std::string dir = NewTestDir("start_counter");
+  const std::string models = dir + "/models";
+  const std::string fresh = RunTrainer(
+      dir, BlobsConfig(dir), {"num_round=4", "start_counter=2", "silent=0"});
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 4));
+  EXPECT_FALSE(std::filesystem::exists(CheckpointPath(models, 2)));
+  EXPECT_NE(fresh.find("[3]"), std::string::npos) << fresh;
+  EXPECT_EQ(fresh.find("[2]"), std::string::npos) << fresh;
+  const std::string resumed =
+      RunTrainer(dir, BlobsConfig(dir),
+                 {"continue=1", "num_round=5", "start_counter=1", "silent=0"});
+  EXPECT_EQ(NewestCheckpoint(models), CheckpointPath(models, 5));
+  EXPECT_NE(resumed.find("note: start_counter = 1 has no effect: the run "
+                         "starts where its checkpoint"),
+            std::string::npos)
+      << resumed;
 }
 
 // print_step: cxxnet's progress line every N training batches.
