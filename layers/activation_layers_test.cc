@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -230,6 +231,35 @@ TYPED_TEST(ActivationLayersTest, PReluMatchesNaive) {
     for (bool special : {false, true}) {
       CheckPRelu<TypeParam>(shape, special, &engine);
     }
+  }
+}
+
+// prelu's random (cxxnet's): while training, each negative input is scaled
+// by its own slope a * U(1 - r, 1 + r) clipped to [0, 1]; at test time by a.
+TYPED_TEST(ActivationLayersTest,
+           PReluRandomDrawsASlopePerElementWhileTraining) {
+  typedef TypeParam DType;
+  const Shape<4> shape = Shape4(4, 3, 5, 5);
+  StandaloneLayer<cpu, DType> net(
+      "prelu", {{"init_slope", "0.8"}, {"random", "0.5"}}, {shape});
+  net.in(0).data = DType(-1);
+  net.layer().Forward(true);
+  std::set<DType> slopes;
+  int clipped = 0;
+  for (index_t i = 0; i < shape.Size(); ++i) {
+    const DType slope = -net.out(0).data.dptr_[i];
+    ASSERT_GE(slope, DType(0.8 * 0.5) * DType(1 - 1e-6)) << i;
+    ASSERT_LE(slope, DType(1)) << i;
+    clipped += slope == DType(1);
+    slopes.insert(slope);
+  }
+  // 0.8 * U(0.5, 1.5) is above 1 a third of the time: 100 of 300 expected.
+  EXPECT_GT(clipped, 50);
+  EXPECT_LT(clipped, 150);
+  EXPECT_GT(slopes.size(), 150u);
+  net.layer().Forward(false);
+  for (index_t i = 0; i < shape.Size(); ++i) {
+    ASSERT_EQ(net.out(0).data.dptr_[i], -DType(0.8f)) << i;
   }
 }
 

@@ -64,6 +64,15 @@ struct prelu_grad {
   }
 };
 
+// 1 where 0 <= a <= 1, else 0 (where clipping a to [0, 1] changes nothing).
+struct in_unit_interval {
+  static constexpr const char* kName = "in_unit_interval";
+  template <typename DType>
+  UMBRA_XINLINE static DType Map(DType a) {
+    return DType(a >= DType(0) && a <= DType(1));
+  }
+};
+
 // d prelu(x, a)/da = min(x, 0).
 struct negative_part {
   static constexpr const char* kName = "negative_part";

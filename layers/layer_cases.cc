@@ -1,5 +1,11 @@
 #include "layers/layer_cases.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +19,36 @@ constexpr unsigned kGradient =
     LayerCase::kGradientDouble | LayerCase::kGradientFloat;
 constexpr unsigned kGpu = LayerCase::kGpu;
 constexpr unsigned kBenchmark = LayerCase::kBenchmark;
+
+// A fixconn weight file of a random rows x cols matrix (about half of its
+// entries listed, in random order), written once per process and shape
+// into the temporary folder; its path.
+std::string FixConnWeightFile(index_t rows, index_t cols) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("umbra_fixconn_" + std::to_string(getpid()) + "_" +
+       std::to_string(rows) + "x" + std::to_string(cols) + ".txt");
+  if (std::filesystem::exists(path)) return path.string();
+  std::mt19937 rng(rows * 7919 + cols);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<std::string> entries;
+  for (index_t r = 0; r < rows; ++r) {
+    for (index_t c = 0; c < cols; ++c) {
+      if (rng() % 2 == 0) continue;
+      entries.push_back(std::to_string(r) + " " + std::to_string(c) + " " +
+                        std::to_string(value(rng)));
+    }
+  }
+  std::shuffle(entries.begin(), entries.end(), rng);
+  const std::filesystem::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp);
+    out << rows << " " << cols << " " << entries.size() << "\n";
+    for (const std::string& entry : entries) out << entry << "\n";
+  }
+  std::filesystem::rename(temp, path);
+  return path.string();
+}
 
 // The table, one block per layer family: its gradient cases, its gpu cases,
 // its benchmark cases.
@@ -324,6 +360,23 @@ std::vector<LayerCase> AllCases() {
            kBenchmark},
           {"fullc_500x10", "fullc", {{"nhidden", "10"}}, {hidden}, kBenchmark},
 
+          // fixconn: fixed weights from a file.
+          {"fixconn",
+           "fixconn",
+           {{"nhidden", "4"}, {"fixconn_weight", FixConnWeightFile(4, 6)}},
+           {Shape4(3, 1, 1, 6)},
+           kGradient},
+          {"fixconn",
+           "fixconn",
+           {{"nhidden", "9"}, {"fixconn_weight", FixConnWeightFile(9, 13)}},
+           {Shape4(4, 1, 1, 13)},
+           kGpu},
+          {"fixconn_500x10",
+           "fixconn",
+           {{"nhidden", "10"}, {"fixconn_weight", FixConnWeightFile(10, 500)}},
+           {hidden},
+           kBenchmark},
+
           // lrn; on the gpu on cuDNN, and outside its bounds on the
           // expression engine.
           {"lrn",
@@ -477,7 +530,22 @@ std::vector<LayerCase> AllCases() {
            {{"init_slope", "-0.3"}},
            {matrix},
            kGradient},
+          {"prelu_random",
+           "prelu",
+           {{"random", "0.5"}, {"random_slope", "1"}},
+           {image},
+           kGradient},
           {"prelu", "prelu", {}, {gpu_image}, kGpu},
+          {"prelu_random",
+           "prelu",
+           {{"random", "0.3"}},
+           {gpu_image},
+           kGpu,
+           1,
+           false,
+           Labels::kNone,
+           false,
+           true},
           {"prelu_matrix",
            "prelu",
            {{"init_slope", "0.1"}},

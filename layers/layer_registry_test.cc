@@ -30,13 +30,14 @@ std::string CreateError(const std::string& type, const std::string& name,
 
 TEST(LayerRegistryTest, ListsEveryShippedType) {
   const std::vector<std::string> expected = {
-      "avg_pooling", "batch_norm",     "bias",        "ch_concat",
-      "concat",      "conv",           "dropout",     "elementwise_sum",
-      "eltwise_max", "eltwise_prod",   "eltwise_sum", "flatten",
-      "fullc",       "l2_loss",        "lp_loss",     "lrn",
-      "max_pooling", "multi_logistic", "prelu",       "relu",
-      "rrelu",       "sigmoid",        "softmax",     "softplus",
-      "split",       "sum_pooling",    "tanh",        "xelu"};
+      "avg_pooling", "batch_norm",   "bias",           "ch_concat",
+      "concat",      "conv",         "dropout",        "elementwise_sum",
+      "eltwise_max", "eltwise_prod", "eltwise_sum",    "fixconn",
+      "flatten",     "fullc",        "l2_loss",        "lp_loss",
+      "lrn",         "max_pooling",  "multi_logistic", "prelu",
+      "relu",        "rrelu",        "sigmoid",        "softmax",
+      "softplus",    "split",        "sum_pooling",    "tanh",
+      "xelu"};
   EXPECT_EQ(LayerRegistry::List(), expected);
 }
 
@@ -44,6 +45,9 @@ TEST(LayerRegistryTest, EveryTypeCreatesInBothPrecisions) {
   for (const std::string& type : LayerRegistry::List()) {
     ParamKwargs kwargs;
     if (type == "fullc") kwargs = {{"nhidden", "3"}};
+    if (type == "fixconn") {
+      kwargs = {{"nhidden", "3"}, {"fixconn_weight", "w.txt"}};
+    }
     if (type == "conv") kwargs = {{"nchannel", "3"}, {"kernel_size", "3"}};
     if (type.find("_pooling") != std::string::npos) {
       kwargs = {{"kernel_size", "2"}};

@@ -2,7 +2,10 @@
 //   prelu (`init_slope`, `random_slope`): x where x > 0, else a[c] * x, with
 //     one learned slope per channel (weight tag `slope`, also `bias` as in
 //     cxxnet), starting at init_slope, or at init_slope * U(0, 1) per
-//     channel when random_slope is not 0;
+//     channel when random_slope is not 0; with `random` = r > 0, training
+//     uses per element the slope a[c] * U(1 - r, 1 + r) clipped to [0, 1]
+//     (cxxnet's; its slope gradient left the noise out, this one is the
+//     exact gradient), test time a[c];
 //   rrelu (`lb`, `ub`): x where x > 0, else x / b, b drawn from U(lb, ub) per
 //     element while training and (lb + ub) / 2 otherwise (cxxnet's
 //     "insanity"). rrelu runs in place; prelu does not.
@@ -32,6 +35,7 @@ namespace layers {
 struct PReluParam : public Parameter<PReluParam> {
   float init_slope;
   int random_slope;
+  float random;
   UMBRA_DECLARE_PARAMETER(PReluParam) {
     UMBRA_DECLARE_FIELD(init_slope)
         .set_default(0.25f)
@@ -41,6 +45,12 @@ struct PReluParam : public Parameter<PReluParam> {
         .describe(
             "0: every slope starts at init_slope; otherwise each channel's "
             "starts at init_slope * U(0, 1) (cxxnet's flag).");
+    UMBRA_DECLARE_FIELD(random)
+        .set_default(0.0f)
+        .set_range(0.0f, 1.0f)
+        .describe(
+            "While training, each element's slope is slope[c] * U(1 - "
+            "random, 1 + random), clipped to [0, 1] (cxxnet's); 0: none.");
   }
 };
 
@@ -59,15 +69,28 @@ class PReluLayer : public Layer<xpu, DType> {
     return info;
   }
   void Forward(bool is_train) override {
+    noisy_ = is_train && param_.random > 0;
+    if (noisy_) return ForwardWithNoise();
     PReluForward(ChannelView(this->out(0).data), ChannelView(this->in(0).data),
                  this->weight(slope_));
   }
   void Backprop(bool prop_grad) override {
+    const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
+    const Tensor<xpu, 3, DType> grad = ChannelView(this->out(0).grad);
+    if (noisy_) {
+      Tensor<xpu, 1, DType> slope_grad = this->gradient(slope_);
+      slope_grad +=
+          sumall_except_dim<1>(F<op::negative_part>(in) * grad * slope_gain_);
+      if (prop_grad) {
+        ChannelView(this->in(0).grad) = F<op::prelu_grad>(in, slopes_) * grad;
+      }
+      return;
+    }
     // Null: only the slope gradient.
     Tensor<xpu, 3, DType> in_grad(nullptr, Shape3(0, 0, 0), nullptr);
     if (prop_grad) in_grad = ChannelView(this->in(0).grad);
-    PReluBackward(ChannelView(this->in(0).data), ChannelView(this->out(0).grad),
-                  this->weight(slope_), this->gradient(slope_), in_grad);
+    PReluBackward(in, grad, this->weight(slope_), this->gradient(slope_),
+                  in_grad);
   }
 
  protected:
@@ -85,10 +108,36 @@ class PReluLayer : public Layer<xpu, DType> {
                                  DType(param_.init_slope));
     return in_shapes;
   }
+  void OnSetup() override {
+    if (param_.random == 0) return;
+    const Shape<3> shape = ChannelView(this->in(0).data).shape_;
+    slopes_.Resize(shape);
+    slope_gain_.Resize(shape);
+  }
 
  private:
+  // Training with `random`: every element's slope slope[c] * u, u ~ U(1 -
+  // random, 1 + random), clipped to [0, 1]; d slope / d slope[c] is u where
+  // the clip left it alone, else 0.
+  void ForwardWithNoise() {
+    const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
+    const DType r = DType(param_.random);
+    SampleUniformRows(this->context().rnd, this->context().split, &slope_gain_,
+                      DType(1) - r, DType(1) + r);
+    slopes_ = broadcast<1>(this->weight(slope_), in.shape_) * slope_gain_;
+    slope_gain_ = slope_gain_ * F<op::in_unit_interval>(slopes_);
+    slopes_ = F<::umbra::op::minimum>(
+        F<::umbra::op::maximum>(slopes_, scalar(DType(0))), scalar(DType(1)));
+    ChannelView(this->out(0).data) = F<op::prelu>(in, slopes_);
+  }
+
   PReluParam param_;
   size_t slope_ = 0;
+  // Whether the last Forward drew slopes (training with random > 0).
+  bool noisy_ = false;
+  // Its slopes, and the factor of slope[c] in each (0 where clipped).
+  TensorContainer<xpu, 3, DType> slopes_{false};
+  TensorContainer<xpu, 3, DType> slope_gain_{false};
 };
 
 struct RReluParam : public Parameter<RReluParam> {

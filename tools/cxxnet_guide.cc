@@ -74,13 +74,18 @@ line, silently).
   `relu`, `sigmoid`, `tanh`, `softplus`, `xelu`, `rrelu` and its cxxnet
   name `insanity` (`lb`, `ub`; `calm_start`/`calm_end` of 0 or more have no
   effect, as in cxxnet, and get a notice), `prelu`
-  (`init_slope`, `random_slope`), `dropout`, `lrn`, `batch_norm`,
+  (`init_slope`, `random_slope`, `random`: while training each element's
+  slope is a[c] * U(1 - random, 1 + random) clipped to [0, 1]; its gradient
+  includes the noise, which cxxnet's left out; cxxnet also clipped the
+  slopes to [0, 1] at test time, umbra does not), `dropout`, `lrn`, `batch_norm`,
   `flatten`, `split`, `concat`, `ch_concat`, `softmax`, `multi_logistic`,
   `lp_loss`, `l2_loss` (`grad_scale`, `target`); `relu_max_pooling` (a
   relu into a node of its own, then the max pooling: cxxnet rectified the
   input node in place, which other readers of that node then saw too) and
   `batch_norm_no_ma` (`batch_norm` with `use_batch_stats = 1`: test time
-  normalises with the batch's statistics).
+  normalises with the batch's statistics), `fixconn` (`nhidden`,
+  `fixconn_weight`: fixed weights from cxxnet's sparse text file, read
+  whenever the net is built, never trained or saved).
 - Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
   `index_offset`), `csv` (`filename`, `has_header`, `label_width`), `img`
   (`image_list`, `image_root`), `imgrec` (`image_rec`; `image_list`, whose
@@ -110,8 +115,7 @@ constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
-- Layers `insanity_max_pooling` (cxxnet's stochastic max pooling),
-  `fixconn`; prelu's `random`.
+- Layer `insanity_max_pooling` (cxxnet's stochastic max pooling).
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
   cxxnet's parameter server (`param_server`, `update_on_server`,
   `dist_num_worker`, `dist_worker_rank`): the error says to train data

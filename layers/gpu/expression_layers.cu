@@ -5,6 +5,7 @@
 #include "layers/bias_layer.h"
 #include "layers/dropout_layer.h"
 #include "layers/eltwise_layers.h"
+#include "layers/fixconn_layer.h"
 #include "layers/fullc_layer.h"
 #include "layers/layer_registry.h"
 #include "layers/leaky_relu_layers.h"
@@ -16,6 +17,7 @@ namespace layers {
 
 // Each creator instantiates its class, float and double, here.
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "fullc", FullConnectLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "fixconn", FixConnLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "flatten", FlattenLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "concat", WidthConcatLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "ch_concat", ChannelConcatLayer);

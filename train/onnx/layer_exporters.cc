@@ -11,6 +11,7 @@
 #include "layers/batch_norm_layer.h"
 #include "layers/conv_layer.h"
 #include "layers/eltwise_layers.h"
+#include "layers/fixconn_layer.h"
 #include "layers/leaky_relu_layers.h"
 #include "layers/lrn_layer.h"
 #include "layers/pooling_layers.h"
@@ -143,6 +144,17 @@ void ExportFullc(LayerExport* layer) {
     inputs.push_back(layer->Weight("bias", {nhidden}));
   }
   SetAttribute(layer->Output(0, "Gemm", inputs, true), "transB", int64_t{1});
+}
+
+// fixconn's matrix is no weight of the layer: an initializer of its own.
+void ExportFixConn(LayerExport* layer) {
+  const OnnxValue rows = layer->graph().AsRows(layer->input(0));
+  const int64_t nhidden = layer->layer().out_shapes()[0][3];
+  const std::string matrix = layer->graph().AddWeight(
+      layer->layer().name() + ".fixconn_weight", {nhidden, rows.shape[3]},
+      As<layers::FixConnLayer>(*layer).weights().data());
+  SetAttribute(layer->Output(0, "Gemm", {rows.name, matrix}, true), "transB",
+               int64_t{1});
 }
 
 void ExportConv(LayerExport* layer) {
@@ -317,6 +329,7 @@ const std::map<std::string, LayerExporter>& Exporters() {
       {"eltwise_max", ExportEltwiseMax},
       {"eltwise_prod", ExportEltwiseProd},
       {"eltwise_sum", ExportEltwiseSum},
+      {"fixconn", ExportFixConn},
       {"flatten", ExportFlatten},
       {"fullc", ExportFullc},
       {"l2_loss", ExportElementwise<kIdentity>},

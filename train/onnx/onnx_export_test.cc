@@ -41,10 +41,24 @@ struct ExportCase {
 
 void PrintTo(const ExportCase& c, std::ostream* os) { *os << c.name; }
 
+// A fixconn weight file of a 3 x 10 matrix, written once.
+std::string FixConnWeightPath() {
+  static const std::string path = [] {
+    const std::string file = ::testing::TempDir() + "fixconn_3x10.txt";
+    std::ofstream(file) << "3 10 4\n0 0 1.5\n1 9 -2\n2 4 0.25\n2 5 3\n";
+    return file;
+  }();
+  return path;
+}
+
 std::vector<ExportCase> Cases() {
   const Shape<4> image = Shape4(1, 3, 5, 4);
   const Shape<4> row = Shape4(1, 1, 1, 10);
   std::vector<ExportCase> cases = {
+      {"fixconn",
+       "layer[in->out] = fixconn\n  nhidden = 3\n  fixconn_weight = \"" +
+           FixConnWeightPath() + "\"\n",
+       row},
       {"fullc", "layer[in->out] = fullc\n  nhidden = 5\n", Shape4(1, 1, 1, 12)},
       {"fullc_shared",
        "layer[in->h] = fullc:fc1\n  nhidden = 4\nlayer[h->out] = share[fc1]\n",
