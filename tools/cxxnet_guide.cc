@@ -93,7 +93,13 @@ line, silently).
   imgrec ignored before it stopped for want of image_rec, is read as
   `image_rec`), `imgbin` and `imginst` (cxxnet's 64 MiB image pages: one or
   more `image_list` + `image_bin` pairs, or `image_conf_prefix` and
-  `image_conf_ids`), `threadbuffer` (`buffer_size`), `image_mean` on the
+  `image_conf_ids`), `threadbuffer` (`buffer_size`), `membuffer` (`max_nbatch`: the first
+  batches of the stage before, read once and given on every pass),
+  `attachtxt` (`filename`: one more extra input per instance from a text
+  file; an instance it does not list is an error, cxxnet kept a stale row,
+  and its extra input follows the source's instead of replacing them; a key
+  a later stage declares itself, like attachtxt's filename, is not passed
+  down to the source, as cxxnet passed every key), `image_mean` on the
   image iterators (a mean image file: cxxnet's own file is read; a missing
   one is made, with its folder), `test_skipread` (the first batch of each
   pass is read and given again for the others), and the augmentation keys `input_shape`, `rand_crop`,
@@ -122,7 +128,6 @@ constexpr char kNotYet[] = R"(
   parallel over processes instead,
   `mpirun -np 4 bazel-bin/train/train my.conf dist=mpi` (with `dev = gpu`
   each rank takes the GPU of its local rank).
-- Iterators `membuffer`, `attachtxt`.
 
 ### Differences kept on purpose
 

@@ -31,10 +31,10 @@ TEST(RegisteredTypesTest, LayerTypes) {
 }
 
 TEST(RegisteredTypesTest, IteratorTypes) {
-  EXPECT_EQ(
-      IteratorRegistry::List(),
-      (std::vector<std::string>{"binary", "cifar", "csv", "img", "imgbin",
-                                "imginst", "imgrec", "mnist", "threadbuffer"}));
+  EXPECT_EQ(IteratorRegistry::List(),
+            (std::vector<std::string>{"attachtxt", "binary", "cifar", "csv",
+                                      "img", "imgbin", "imginst", "imgrec",
+                                      "membuffer", "mnist", "threadbuffer"}));
 }
 
 TEST(RegisteredTypesTest, UpdatersAndMetrics) {

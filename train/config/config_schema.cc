@@ -497,8 +497,17 @@ std::vector<ConfigEntry> IteratorSettings(const TrainConfig& config,
     if (Contains(keys, entry.key)) settings.push_back(entry);
   }
   for (std::size_t i = stage; i < chain.stages.size(); ++i) {
+    // A later stage's own keys stay with it (attachtxt's filename is not
+    // the csv source's).
+    const std::vector<std::string> own =
+        i == stage ? keys
+                   : schema.IteratorKeys(chain.stages[i].type)
+                         .value_or(std::vector<std::string>());
     for (const ConfigEntry& entry : chain.stages[i].settings) {
-      if (i == stage || Contains(keys, entry.key)) settings.push_back(entry);
+      if (i == stage ||
+          (Contains(keys, entry.key) && !Contains(own, entry.key))) {
+        settings.push_back(entry);
+      }
     }
   }
   return settings;

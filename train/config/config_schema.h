@@ -169,9 +169,10 @@ std::vector<ConfigEntry> LayerSettings(const TrainConfig& config,
                                        const ConfigSchema& schema);
 
 // The entries that configure stage `stage` of `chain`: the global entries
-// the iterator type declares, then the settings of that stage and of the
-// later stages of the chain whose keys it declares (they are passed down, as
-// in cxxnet).
+// the iterator type declares, then the settings of that stage and those of
+// the later stages of the chain whose keys it declares and the later stage
+// does not (they are passed down, as in cxxnet; a key the later stage
+// declares itself is its own).
 std::vector<ConfigEntry> IteratorSettings(const TrainConfig& config,
                                           const IteratorChain& chain,
                                           std::size_t stage,

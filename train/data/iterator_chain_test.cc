@@ -32,9 +32,9 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 TEST(IteratorRegistryTest, ListsEveryBuiltInType) {
-  EXPECT_EQ(
-      IteratorRegistry::List(),
-      (std::vector<std::string>{"binary", "csv", "mnist", "threadbuffer"}));
+  EXPECT_EQ(IteratorRegistry::List(),
+            (std::vector<std::string>{"attachtxt", "binary", "csv", "membuffer",
+                                      "mnist", "threadbuffer"}));
   EXPECT_EQ(
       IteratorRegistry::Get("mnist").param_structs,
       (std::vector<std::string>{"MnistIteratorParam", "BatchIteratorParam",
@@ -68,10 +68,10 @@ TEST(IteratorRegistryTest, EveryParamStructIsRegistered) {
 TEST(IteratorRegistryTest, UnknownTypeSuggestsAndLists) {
   EXPECT_EQ(DataErrorOf([] { IteratorRegistry::Get("mnsit"); }),
             "unknown iterator type 'mnsit'; did you mean 'mnist'? Known "
-            "types: binary, csv, mnist, threadbuffer");
+            "types: 6 in all; see tools/config_reference.md");
   EXPECT_EQ(DataErrorOf([] { IteratorRegistry::Get("zzzzzzzz"); }),
-            "unknown iterator type 'zzzzzzzz'. Known types: binary, csv, "
-            "mnist, threadbuffer");
+            "unknown iterator type 'zzzzzzzz'. Known types: 6 in all; see "
+            "tools/config_reference.md");
 }
 
 TEST(IteratorRegistryTest, CreateIteratorChecksKeysAndKinds) {
@@ -177,6 +177,31 @@ iter = end
   EXPECT_NE(a, identity);
 }
 
+// A key a later stage declares itself stays with it: attachtxt's filename
+// does not reach the csv source before it, whose own filename it is not.
+TEST_F(IteratorChainTest, ALaterStagesOwnKeyStaysWithIt) {
+  WriteFile(dir_ + "/data.csv", "1,0.5,0.25\n0,2,4\n");
+  WriteFile(dir_ + "/extra.txt", "1\n0 7\n1 9\n");
+  std::unique_ptr<DataIterator> it = Build(R"(data = train
+iter = csv
+  filename = "$DIR/data.csv"
+  batch_size = 2
+  input_shape = 1,1,2
+  silent = 1
+iter = attachtxt
+  filename = "$DIR/extra.txt"
+iter = end
+)");
+  it->BeforeFirst();
+  ASSERT_TRUE(it->Next());
+  const DataBatch& batch = it->Value();
+  EXPECT_EQ(batch.label[0][0], 1.0f);
+  EXPECT_EQ(batch.data[1][0][0][1], 4.0f);
+  ASSERT_EQ(batch.extra_data.size(), 1u);
+  EXPECT_EQ(batch.extra_data[0][0][0][0][0], 7.0f);
+  EXPECT_EQ(batch.extra_data[0][1][0][0][0], 9.0f);
+}
+
 TEST_F(IteratorChainTest, ThreadBufferMatchesThePlainChain) {
   const std::string plain = R"(batch_size = 3
 seed = 11
@@ -235,7 +260,8 @@ iter = end
 TEST_F(IteratorChainTest, ErrorsPointAtTheLine) {
   EXPECT_EQ(BuildError("data = train\niter = mnsit\niter = end\n"),
             "t.conf:2: in data train: unknown iterator type 'mnsit'; did you "
-            "mean 'mnist'? Known types: binary, csv, mnist, threadbuffer");
+            "mean 'mnist'? Known types: 6 in all; see "
+            "tools/config_reference.md");
   EXPECT_THAT(BuildError("data = train\niter = threadbuffer\niter = end\n"),
               StartsWith("t.conf:2: in data train: iterator 'threadbuffer' "
                          "wraps the stage before it and cannot come first"));

@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "param/param.h"
+#include "train/data/attach_text_iterator.h"
 #include "train/data/binary_format.h"
 #include "train/data/csv_file.h"
 #include "train/data/file_bytes.h"
 #include "train/data/idx_file.h"
 #include "train/data/iterator_registry.h"
+#include "train/data/memory_buffer_iterator.h"
 #include "train/data/source_iterators.h"
 #include "train/data/thread_buffer_iterator.h"
 
@@ -20,6 +22,8 @@ namespace train {
 UMBRA_REGISTER_PARAMETER(MnistIteratorParam);
 UMBRA_REGISTER_PARAMETER(CsvIteratorParam);
 UMBRA_REGISTER_PARAMETER(BinaryIteratorParam);
+UMBRA_REGISTER_PARAMETER(MemoryBufferParam);
+UMBRA_REGISTER_PARAMETER(AttachTextParam);
 
 namespace {
 
@@ -70,11 +74,13 @@ std::vector<std::pair<std::string, std::string>> BinaryFiles(
   return {{"path_data", param.path_data}};
 }
 
-std::unique_ptr<DataIterator> WrapThreadBuffer(
-    std::unique_ptr<DataIterator> base, const ParamKwargs& kwargs) {
-  ThreadBufferParam param;
+// A wrapper of type Iterator with its parameter struct Param.
+template <typename Iterator, typename Param>
+std::unique_ptr<DataIterator> Wrap(std::unique_ptr<DataIterator> base,
+                                   const ParamKwargs& kwargs) {
+  Param param;
   param.Init(kwargs);
-  return std::make_unique<ThreadBufferIterator>(std::move(base), param);
+  return std::make_unique<Iterator>(std::move(base), param);
 }
 
 [[maybe_unused]] const bool kMnistRegistered = RegisterIteratorType(
@@ -107,7 +113,25 @@ std::unique_ptr<DataIterator> WrapThreadBuffer(
      {"ThreadBufferParam"},
      "Reads the batches of the stage before on a background thread.",
      nullptr,
-     &WrapThreadBuffer,
+     &Wrap<ThreadBufferIterator, ThreadBufferParam>,
+     nullptr});
+[[maybe_unused]] const bool kMemoryBufferRegistered = RegisterIteratorType(
+    {"membuffer",
+     IteratorKind::kWrapper,
+     {"MemoryBufferParam"},
+     "Keeps the first max_nbatch batches of the stage before and gives them "
+     "on every pass (cxxnet's).",
+     nullptr,
+     &Wrap<MemoryBufferIterator, MemoryBufferParam>,
+     nullptr});
+[[maybe_unused]] const bool kAttachTextRegistered = RegisterIteratorType(
+    {"attachtxt",
+     IteratorKind::kWrapper,
+     {"AttachTextParam"},
+     "Adds an extra input (batch,1,1,dim) read per instance index from a "
+     "text file (cxxnet's).",
+     nullptr,
+     &Wrap<AttachTextIterator, AttachTextParam>,
      nullptr});
 
 }  // namespace
