@@ -29,15 +29,36 @@ std::string CreateError(const std::string& type, const std::string& name,
 }
 
 TEST(LayerRegistryTest, ListsEveryShippedType) {
-  const std::vector<std::string> expected = {
-      "avg_pooling", "batch_norm",   "bias",           "ch_concat",
-      "concat",      "conv",         "dropout",        "elementwise_sum",
-      "eltwise_max", "eltwise_prod", "eltwise_sum",    "fixconn",
-      "flatten",     "fullc",        "l2_loss",        "lp_loss",
-      "lrn",         "max_pooling",  "multi_logistic", "prelu",
-      "relu",        "rrelu",        "sigmoid",        "softmax",
-      "softplus",    "split",        "sum_pooling",    "tanh",
-      "xelu"};
+  const std::vector<std::string> expected = {"avg_pooling",
+                                             "batch_norm",
+                                             "bias",
+                                             "ch_concat",
+                                             "concat",
+                                             "conv",
+                                             "dropout",
+                                             "elementwise_sum",
+                                             "eltwise_max",
+                                             "eltwise_prod",
+                                             "eltwise_sum",
+                                             "fixconn",
+                                             "flatten",
+                                             "fullc",
+                                             "insanity_max_pooling",
+                                             "l2_loss",
+                                             "lp_loss",
+                                             "lrn",
+                                             "max_pooling",
+                                             "multi_logistic",
+                                             "prelu",
+                                             "relu",
+                                             "rrelu",
+                                             "sigmoid",
+                                             "softmax",
+                                             "softplus",
+                                             "split",
+                                             "sum_pooling",
+                                             "tanh",
+                                             "xelu"};
   EXPECT_EQ(LayerRegistry::List(), expected);
 }
 

@@ -83,7 +83,11 @@ line, silently).
   relu into a node of its own, then the max pooling: cxxnet rectified the
   input node in place, which other readers of that node then saw too) and
   `batch_norm_no_ma` (`batch_norm` with `use_batch_stats = 1`: test time
-  normalises with the batch's statistics), `fixconn` (`nhidden`,
+  normalises with the batch's statistics), `insanity_max_pooling`
+  (`keep`: while training each input element moves one pixel at random
+  with probability 1 - keep before the max pooling; each window's gradient
+  goes to its first maximum, once, though the displacement may have copied
+  it), `fixconn` (`nhidden`,
   `fixconn_weight`: fixed weights from cxxnet's sparse text file, read
   whenever the net is built, never trained or saved).
 - Iterators: `mnist` (`path_img`, `path_label`, `input_flat`, `shuffle`,
@@ -121,7 +125,6 @@ constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
-- Layer `insanity_max_pooling` (cxxnet's stochastic max pooling).
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
   cxxnet's parameter server (`param_server`, `update_on_server`,
   `dist_num_worker`, `dist_worker_rank`): the error says to train data

@@ -7,6 +7,7 @@
 #include "layers/eltwise_layers.h"
 #include "layers/fixconn_layer.h"
 #include "layers/fullc_layer.h"
+#include "layers/insanity_pooling_layer.h"
 #include "layers/layer_registry.h"
 #include "layers/leaky_relu_layers.h"
 #include "layers/shape_layers.h"
@@ -18,6 +19,8 @@ namespace layers {
 // Each creator instantiates its class, float and double, here.
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "fullc", FullConnectLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "fixconn", FixConnLayer);
+UMBRA_REGISTER_LAYER_DEVICE(gpu, "insanity_max_pooling",
+                            InsanityMaxPoolingLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "flatten", FlattenLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "concat", WidthConcatLayer);
 UMBRA_REGISTER_LAYER_DEVICE(gpu, "ch_concat", ChannelConcatLayer);

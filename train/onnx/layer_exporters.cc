@@ -12,6 +12,7 @@
 #include "layers/conv_layer.h"
 #include "layers/eltwise_layers.h"
 #include "layers/fixconn_layer.h"
+#include "layers/insanity_pooling_layer.h"
 #include "layers/leaky_relu_layers.h"
 #include "layers/lrn_layer.h"
 #include "layers/pooling_layers.h"
@@ -332,6 +333,8 @@ const std::map<std::string, LayerExporter>& Exporters() {
       {"fixconn", ExportFixConn},
       {"flatten", ExportFlatten},
       {"fullc", ExportFullc},
+      // Max pooling at inference: the displacement is training's only.
+      {"insanity_max_pooling", ExportPooling<layers::InsanityMaxPooling>},
       {"l2_loss", ExportElementwise<kIdentity>},
       {"lp_loss", ExportElementwise<kIdentity>},
       {"lrn", ExportLrn},

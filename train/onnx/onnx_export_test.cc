@@ -104,6 +104,10 @@ std::vector<ExportCase> Cases() {
        image,
        {3, 5, 4}},
       {"eltwise_max", "layer[in,in_1->out] = eltwise_max\n", row, {1, 1, 10}},
+      {"insanity_max_pooling",
+       "layer[in->out] = insanity_max_pooling\n  kernel_size = 3\n  stride = "
+       "2\n  keep = 0.5\n",
+       Shape4(1, 2, 7, 6)},
   };
   // The pooling types: ceil-mode edge windows (padded, and clipped by an odd
   // size), and the whole plane.
