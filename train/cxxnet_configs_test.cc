@@ -1,8 +1,11 @@
 // train/configs/cxxnet/: cxxnet's own MNIST examples, with only their data
-// paths changed (to Fashion-MNIST), and a config of cxxnet's keys that umbra
-// reads as cxxnet did, each trained for one round by the trainer: they run,
-// say what has no effect, and learn.
+// paths changed (to Fashion-MNIST), and configs of cxxnet's keys that umbra
+// reads as cxxnet did (its image data forms among them), each trained for
+// one round by the trainer: they run, say what has no effect, and learn.
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,6 +16,11 @@
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "train/data/idx_file.h"
+#include "train/image/image.h"
+#include "train/image/image_codec.h"
+#include "train/image/image_list.h"
+#include "train/image/image_pages_test_util.h"
+#include "train/image/recordio.h"
 #include "train/trainer_test_util.h"
 
 namespace umbra {
@@ -105,6 +113,86 @@ TEST(CxxnetConfigsTest, CxxnetKeysAsCxxnetReadThem) {
   }
   EXPECT_TRUE(absl::StrContains(out, "fc2_again        share[fc2]")) << out;
   EXPECT_LT(LastMetric(out, "test-error"), 0.4) << out;
+}
+
+// Fashion-MNIST's pictures `first` .. `first + count` of `images` as PNG.
+std::vector<std::string> Pngs(const IdxArray& images, int first, int count) {
+  std::vector<std::string> pngs;
+  for (int i = first; i < first + count; ++i) {
+    Image picture;
+    picture.Resize(28, 28, 1);
+    std::copy_n(
+        reinterpret_cast<const std::uint8_t*>(&images.elements[i * 784]), 784,
+        picture.pixels.begin());
+    pngs.push_back(EncodePng(picture));
+  }
+  return pngs;
+}
+
+TEST(CxxnetConfigsTest, CxxnetImageKeysAsCxxnetReadThem) {
+  const std::string dir = NewTestDir("cxxnet_images");
+  // ParseIdx's arrays view these bytes.
+  const std::string image_bytes =
+      ReadIdxBytes(absl::StrCat(kFashionMnist, "train-images-idx3-ubyte.gz"),
+                   kIdxImageMagic);
+  const std::string label_bytes =
+      ReadIdxBytes(absl::StrCat(kFashionMnist, "train-labels-idx1-ubyte.gz"),
+                   kIdxLabelMagic);
+  const IdxArray train_images =
+      ParseIdx(image_bytes, kIdxImageMagic, "train images");
+  const IdxArray train_labels =
+      ParseIdx(label_bytes, kIdxLabelMagic, "train labels");
+  // Training: 2 x 3000 pictures in image pages (tr_0, tr_1) with their lists.
+  constexpr int kPart = 3000;
+  for (int part = 0; part < 2; ++part) {
+    std::vector<ImageListEntry> entries;
+    for (int i = part * kPart; i < (part + 1) * kPart; ++i) {
+      entries.push_back({static_cast<std::uint64_t>(i),
+                         {static_cast<float>(train_labels.elements[i])},
+                         absl::StrCat(i, ".png")});
+    }
+    const std::string prefix = absl::StrCat(dir, "/tr_", part);
+    WriteImageList(prefix + ".lst", entries);
+    image_test::WriteImagePages(prefix + ".bin",
+                                Pngs(train_images, part * kPart, kPart), 1000);
+  }
+  // Test: the next 1000 pictures in a RecordIO pack whose records say label
+  // 0; their labels are in va.lst, by record id.
+  std::vector<ImageListEntry> test_labels;
+  RecordIOWriter pack(dir + "/va.rec");
+  const std::vector<std::string> test_pngs =
+      Pngs(train_images, 2 * kPart, 1000);
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint64_t id = 2 * kPart + i;
+    pack.WriteRecord(PackImageRecord({0.0f}, id, test_pngs[i]));
+    test_labels.push_back(
+        {id, {static_cast<float>(train_labels.elements[id])}, "unused.png"});
+  }
+  pack.Close();
+  WriteImageList(dir + "/va.lst", test_labels);
+  // fixconn's weights: a sparse random projection of the 16 x 12 x 12
+  // pooled features to 128, a quarter of the entries set.
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 0.1f);
+  std::string projection;
+  int entries = 0;
+  for (int row = 0; row < 128; ++row) {
+    for (int col = 0; col < 16 * 12 * 12; col += 4) {
+      absl::StrAppend(&projection, row, " ", col + row % 4, " ", normal(rng),
+                      "\n");
+      ++entries;
+    }
+  }
+  WriteText(dir + "/proj.txt",
+            absl::StrCat("128 2304 ", entries, "\n", projection));
+
+  std::string config = ReadText("train/configs/cxxnet/cxxnet_images.conf");
+  absl::StrReplaceAll({{"DATA", dir}}, &config);
+  const std::string out =
+      RunTrainer(dir, config, {"silent=0", "model_dir=" + dir + "/models"});
+  EXPECT_TRUE(std::filesystem::exists(dir + "/models/image_mean.bin"));
+  // Learned: the labels of va.lst, not the records' zeros.
+  EXPECT_LT(LastMetric(out, "test-error"), 0.5) << out;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "train/image/image.h"
 #include "train/image/image_codec.h"
 #include "train/image/image_list.h"
+#include "train/image/image_pages_test_util.h"
 
 namespace umbra {
 namespace train {
@@ -32,32 +33,6 @@ using data_test::SameBatch;
 using data_test::TestRng;
 using data_test::WriteFile;
 using ::testing::HasSubstr;
-
-// Writes `pictures` as cxxnet's im2bin does, at most `per_page` a page:
-// the page's first words count the pictures and give where each ends,
-// counted back from the page's end, where the pictures are stored. The rest
-// of each page is left as a hole (zeros).
-void WritePages(const std::string& path,
-                const std::vector<std::string>& pictures, int per_page) {
-  std::ofstream out(path, std::ios::binary);
-  std::uint64_t pages = 0;
-  for (std::size_t first = 0; first < pictures.size(); first += per_page) {
-    const std::size_t last = std::min(pictures.size(), first + per_page);
-    const std::uint64_t page = pages++ * kImagePageBytes;
-    std::vector<std::int32_t> words = {static_cast<std::int32_t>(last - first),
-                                       0};
-    for (std::size_t i = first; i < last; ++i) {
-      words.push_back(words.back() + pictures[i].size());
-      out.seekp(page + kImagePageBytes - words.back());
-      out.write(pictures[i].data(), pictures[i].size());
-    }
-    out.seekp(page);
-    out.write(reinterpret_cast<const char*>(words.data()),
-              words.size() * sizeof(std::int32_t));
-  }
-  out.close();
-  std::filesystem::resize_file(path, pages * kImagePageBytes);
-}
 
 // `count` random PNG pictures as files with a .lst for iter = img, and as
 // parts tr_0, tr_1, ... of `per_part` pictures for iter = imgbin.
@@ -90,7 +65,7 @@ PagedPictures WritePagedPictures(TestRng& rng, int count, int per_part) {
         absl::StrFormat("%s/tr_%02d", set.dir, set.parts.size());
     set.parts.push_back({part + ".lst", part + ".bin"});
     WriteImageList(set.parts.back().list, entries);
-    WritePages(set.parts.back().bin, pngs, rng.Int(1, 3));
+    image_test::WriteImagePages(set.parts.back().bin, pngs, rng.Int(1, 3));
   }
   set.list = set.dir + "/all.lst";
   WriteImageList(set.list, all);
