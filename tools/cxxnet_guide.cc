@@ -97,7 +97,8 @@ line, silently).
   imgrec ignored before it stopped for want of image_rec, is read as
   `image_rec`), `imgbin` and `imginst` (cxxnet's 64 MiB image pages: one or
   more `image_list` + `image_bin` pairs, or `image_conf_prefix` and
-  `image_conf_ids`), `threadbuffer` (`buffer_size`), `membuffer` (`max_nbatch`: the first
+  `image_conf_ids`; `image_root` under imgrec, imgbin and imginst has no
+  effect, with a notice, as in cxxnet), `threadbuffer` (`buffer_size`), `membuffer` (`max_nbatch`: the first
   batches of the stage before, read once and given on every pass),
   `attachtxt` (`filename`: one more extra input per instance from a text
   file; an instance it does not list is an error, cxxnet kept a stale row,
@@ -114,6 +115,14 @@ line, silently).
   `max_random_illumination`, `rotate`, `rotate_list`, `fill_value`,
   `round_batch`, `label_width`.
 
+- Forms of cxxnet's 2014 examples (its history): `iter = image` (read as
+  `img`), the cifar iterator's `path`, `batch1` ... `batch5` and `test`
+  (read as `path_data` with the files they named, pixels divided by 256 as
+  then), `random_type = 0` and `1` (gaussian and xavier),
+  `pairtest-MASTER-SLAVE` layers (trained as MASTER; `master:` settings
+  are MASTER's, `slave:` settings and the Caffe adaptor's `proto`, `mode`
+  and `dev` have no effect), each with a notice.
+
 ### Accepted without effect
 
 The trainer and `//tools:check` print one notice per line that sets one of
@@ -125,10 +134,13 @@ constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
 - The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
-- Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`) and
-  cxxnet's parameter server (`param_server`, `update_on_server`,
-  `dist_num_worker`, `dist_worker_rank`): the error says to train data
-  parallel over processes instead,
+- Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`; a
+  later `dev = cpu`, on the command line say, replaces it) and cxxnet's
+  parameter server (`param_server`, `update_on_server`, `dist_num_worker`,
+  `dist_worker_rank`, and the keys of its launcher's mpi.conf:
+  `num_servers`, `num_workers`, `bin`, `arg`, `network_interface`,
+  `network_port`): the error says to train data parallel over processes
+  instead,
   `mpirun -np 4 bazel-bin/train/train my.conf dist=mpi` (with `dev = gpu`
   each rank takes the GPU of its local rank).
 

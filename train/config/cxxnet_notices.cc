@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace umbra {
 namespace train {
@@ -70,6 +71,21 @@ constexpr char kDataParallel[] =
 // The error for an entry that asks for cxxnet's multi-device or
 // parameter-server training, or nullopt.
 std::optional<ConfigError> DistributedFormError(const ConfigEntry& entry) {
+  // What cxxnet's example/MNIST/mpi.conf gave its launcher (dmlc's tracker
+  // started the servers and workers with them).
+  static constexpr const char* kLauncherKeys[] = {
+      "num_servers", "num_workers",       "bin",
+      "arg",         "network_interface", "network_port"};
+  for (const char* key : kLauncherKeys) {
+    if (entry.key == key) {
+      return entry.Error(absl::StrCat(
+          "'", key,
+          "' is a key of cxxnet's parameter-server launcher (its mpi.conf, "
+          "read by dmlc's tracker, not by cxxnet); umbra has no parameter "
+          "server: ",
+          kDataParallel));
+    }
+  }
   static constexpr const char* kServerKeys[] = {
       "param_server", "update_on_server", "dist_num_worker",
       "dist_worker_rank"};
@@ -176,6 +192,46 @@ void ReadInsanityLayer(LayerDeclaration* layer,
   layer->settings = std::move(kept);
 }
 
+// cxxnet's pairtest-MASTER-SLAVE ran two implementations of a layer side
+// by side and compared them (a test of cxxnet itself); the net trained with
+// MASTER's outputs. Read as MASTER, with its master: settings; the slave:
+// settings have no effect.
+void ReadPairTestLayer(LayerDeclaration* layer,
+                       std::vector<ConfigNotice>* notices) {
+  if (!absl::StartsWith(layer->type, "pairtest-")) return;
+  const std::vector<std::string> parts = absl::StrSplit(layer->type, '-');
+  if (parts.size() != 3 || parts[1].empty() || parts[2].empty()) {
+    throw layer->declaration.Error(absl::StrCat(
+        "'", layer->type,
+        "': cxxnet's pairtest layer is pairtest-MASTER-SLAVE (two layer "
+        "types); umbra reads it as MASTER"));
+  }
+  notices->push_back({layer->declaration.location, layer->type,
+                      absl::StrCat("'", layer->type, "' compared ", parts[1],
+                                   " with ", parts[2],
+                                   " on every batch (a test of cxxnet itself); "
+                                   "the net is trained as ",
+                                   parts[1])});
+  layer->type = parts[1];
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : layer->settings) {
+    // The keys of cxxnet's Caffe adaptor (src/plugin) are the slave's.
+    const bool caffe_key =
+        parts[2] == "caffe" &&
+        (entry.key == "proto" || entry.key == "mode" || entry.key == "dev");
+    if (absl::StartsWith(entry.key, "slave:") || caffe_key) {
+      notices->push_back({entry.location, entry.key,
+                          absl::StrCat("'", entry.key,
+                                       "' has no effect: it set pairtest's "
+                                       "slave, which is not trained")});
+      continue;
+    }
+    if (absl::StartsWith(entry.key, "master:")) entry.key.erase(0, 7);
+    kept.push_back(std::move(entry));
+  }
+  layer->settings = std::move(kept);
+}
+
 // cxxnet's batch_norm_no_ma is umbra's batch_norm with use_batch_stats = 1
 // (test time normalises with the batch's statistics; cxxnet kept no moving
 // averages at all).
@@ -189,17 +245,134 @@ void ReadBatchNormNoMaLayer(LayerDeclaration* layer) {
   layer->settings.insert(layer->settings.begin(), batch_stats);
 }
 
+// cxxnet of 2014 numbered its random types: 0 gaussian, 1 uniform in
+// +-sqrt(3 / (in + out)), umbra's xavier (cxxnet since refuses numbers).
+void ReadNumberedRandomType(ConfigEntry* entry,
+                            std::vector<ConfigNotice>* notices) {
+  if (entry->key != "random_type" &&
+      !absl::EndsWith(entry->key, ":random_type")) {
+    return;
+  }
+  if (entry->value != "0" && entry->value != "1") return;
+  const char* name = entry->value == "0" ? "gaussian" : "xavier";
+  notices->push_back({entry->location, entry->key,
+                      absl::StrCat(entry->key, " = ", entry->value,
+                                   " is cxxnet 2014's number "
+                                   "of random_type = ",
+                                   name, ", read as ", name)});
+  entry->value = name;
+}
+
+// cxxnet's cifar iterator of 2014: `path` (a folder, joined to the file
+// names as they are), `batch1` ... `batch5` and `test` (= 1: read
+// data_batch_K.bin, test_batch.bin, in the order written), pixels / 256.
+// Rewritten as umbra's cifar keys: path_data and, unless the block scales
+// itself, divideby = 256; its input_flat = 0 and image_mean, which it never
+// read, get a notice.
+void ReadCifar2014Stage(IteratorStage* stage,
+                        std::vector<ConfigNotice>* notices) {
+  if (stage->type != "cifar") return;
+  const ConfigEntry* path = nullptr;
+  for (const ConfigEntry& entry : stage->settings) {
+    if (entry.key == "path") path = &entry;
+  }
+  if (path == nullptr) return;
+  static constexpr std::pair<const char*, const char*> kFiles[] = {
+      {"batch1", "data_batch_1.bin"}, {"batch2", "data_batch_2.bin"},
+      {"batch3", "data_batch_3.bin"}, {"batch4", "data_batch_4.bin"},
+      {"batch5", "data_batch_5.bin"}, {"test", "test_batch.bin"}};
+  ConfigEntry path_data = *path;
+  path_data.key = "path_data";
+  path_data.value.clear();
+  bool scaled = false;
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : stage->settings) {
+    scaled = scaled || entry.key == "divideby" || entry.key == "scale";
+    const auto file =
+        std::find_if(std::begin(kFiles), std::end(kFiles),
+                     [&](const auto& flag) { return entry.key == flag.first; });
+    if (file != std::end(kFiles)) {
+      if (entry.value == "1") {
+        absl::StrAppend(&path_data.value, path_data.value.empty() ? "" : ",",
+                        path->value, file->second);
+      }
+      continue;
+    }
+    if ((entry.key == "input_flat" && entry.value == "0") ||
+        entry.key == "image_mean") {
+      notices->push_back(
+          {entry.location, entry.key,
+           absl::StrCat("'", entry.key, "' has no effect: ",
+                        entry.key == "image_mean"
+                            ? "cxxnet's cifar iterator never read it"
+                            : "the cifar pictures are images (input_flat = "
+                              "0) already")});
+      continue;
+    }
+    if (&entry != path) kept.push_back(std::move(entry));
+  }
+  kept.insert(kept.begin(), path_data);
+  if (!scaled) {
+    ConfigEntry divideby = path_data;
+    divideby.key = "divideby";
+    divideby.value = "256";
+    kept.push_back(divideby);
+  }
+  stage->settings = std::move(kept);
+}
+
+// `iter = image` was cxxnet's name of `img` until 2014-05.
+void RenameImageIterator(IteratorStage* stage,
+                         std::vector<ConfigNotice>* notices) {
+  if (stage->type != "image") return;
+  stage->type = "img";
+  notices->push_back({stage->declaration.location, "iter",
+                      "iter = image is cxxnet's early name of iter = img, "
+                      "read as img"});
+}
+
+// image_root under a pack reader: cxxnet passed every key to every iterator,
+// and only `img` reads picture files under a folder (Alex.conf of 2014 gave
+// it to imgbin).
+void DropImageRootOfPacks(IteratorStage* stage,
+                          std::vector<ConfigNotice>* notices) {
+  if (stage->type != "imgbin" && stage->type != "imginst" &&
+      stage->type != "imgrec") {
+    return;
+  }
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : stage->settings) {
+    if (entry.key != "image_root") {
+      kept.push_back(std::move(entry));
+      continue;
+    }
+    notices->push_back(
+        {entry.location, entry.key,
+         absl::StrCat("'image_root' has no effect: iter = ", stage->type,
+                      " reads its pictures from its pack, not from files "
+                      "under a folder (iter = img does)")});
+  }
+  stage->settings = std::move(kept);
+}
+
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
               std::vector<ConfigNotice>* notices) {
   std::vector<ConfigEntry> kept;
-  for (ConfigEntry& entry : *entries) {
-    if (std::optional<ConfigError> error = DistributedFormError(entry)) {
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    ConfigEntry& entry = (*entries)[i];
+    // A later entry (dev=cpu on the command line) overrides this one.
+    const bool overridden = std::any_of(
+        entries->begin() + i + 1, entries->end(),
+        [&](const ConfigEntry& later) { return later.key == entry.key; });
+    if (std::optional<ConfigError> error = DistributedFormError(entry);
+        error && !overridden) {
       throw *error;
     }
     const std::string written = entry.key;
     SpellEtaAsLr(&entry);
+    ReadNumberedRandomType(&entry, notices);
     const char* reason = InertReason(entry.key, scope);
     if (entry.key == "net_type" && !entry.is_default()) {
       if (entry.value != "0") {
@@ -287,12 +460,16 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
   MoveSeedDataIntoBlocks(config);
   DropFrom(&config->globals, Scope::kAnywhere, &notices);
   for (LayerDeclaration& layer : config->net.layers) {
+    ReadPairTestLayer(&layer, &notices);
     ReadInsanityLayer(&layer, &notices);
     ReadBatchNormNoMaLayer(&layer);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
   }
   for (IteratorChain& chain : config->iterators) {
     for (IteratorStage& stage : chain.stages) {
+      RenameImageIterator(&stage, &notices);
+      ReadCifar2014Stage(&stage, &notices);
+      DropImageRootOfPacks(&stage, &notices);
       DropFrom(&stage.settings, Scope::kAnywhere, &notices);
     }
   }

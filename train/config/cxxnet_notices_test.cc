@@ -100,6 +100,20 @@ TEST(CxxnetNoticesTest, MultiDeviceAndServerFormsSayWhatToDoInstead) {
   }
   TrainConfig one_gpu = ParseTrainConfigText("dev = gpu:1\n", "a.conf");
   EXPECT_TRUE(ReadCxxnetForms(&one_gpu).empty());
+  // A later setting (dev=cpu on the command line) replaces cxxnet's.
+  TrainConfig replaced =
+      ParseTrainConfigText("dev = gpu:0-3\ndev = cpu\n", "a.conf");
+  EXPECT_TRUE(ReadCxxnetForms(&replaced).empty());
+}
+
+// cxxnet's example/MNIST/mpi.conf is its launcher's file, not a config.
+TEST(CxxnetNoticesTest, TheParameterServerLaunchersKeysSayWhatToDoInstead) {
+  TrainConfig config =
+      ParseTrainConfigText("num_servers=2\nnum_workers=2\n", "mpi.conf");
+  const std::string error = ConfigErrorOf([&] { ReadCxxnetForms(&config); });
+  EXPECT_THAT(error, HasSubstr("mpi.conf:1: 'num_servers' is a key of "
+                               "cxxnet's parameter-server launcher"));
+  EXPECT_THAT(error, HasSubstr("dist=mpi"));
 }
 
 TEST(CxxnetNoticesTest, EtaPrefixIsLr) {
@@ -170,6 +184,90 @@ TEST(CxxnetNoticesTest, BatchNormNoMaIsBatchNormWithBatchStats) {
   EXPECT_EQ(layer.settings[0].ToString(), "use_batch_stats = 1");
   EXPECT_EQ(layer.settings[0].location.line, 2);
   EXPECT_EQ(layer.settings[1].key, "eps");
+}
+
+// cxxnet's example/cifar10.conf of 2014: its cifar iterator's keys, and
+// random types by number.
+TEST(CxxnetNoticesTest, TheCifarIteratorAndRandomTypesOf2014) {
+  TrainConfig config = ParseTrainConfigText(
+      "data = train\n"                   // 1
+      "iter = cifar\n"                   // 2
+      "  path = \"../data/cifar10/\"\n"  // 3
+      "  input_flat = 0\n"               // 4
+      "  batch2 = 1\n"                   // 5
+      "  batch1 = 1\n"                   // 6
+      "  batch3 = 0\n"                   // 7
+      "  image_mean = \"m.bin\"\n"       // 8
+      "iter = end\n"                     // 9
+      "eval = test\n"                    // 10
+      "iter = cifar\n"                   // 11
+      "  path = \"c/\"\n"                // 12
+      "  test = 1\n"                     // 13
+      "  divideby = 255\n"               // 14
+      "iter = end\n"                     // 15
+      "netconfig = start\n"              // 16
+      "layer[+1] = fullc\n"              // 17
+      "  random_type = 1\n"              // 18
+      "netconfig = end\n"
+      "wmat:random_type = 0\n",  // 20
+      "cifar10.conf");
+  EXPECT_EQ(
+      Noticed(ReadCxxnetForms(&config)),
+      (std::vector<std::string>{"4:input_flat", "8:image_mean",
+                                "18:random_type", "20:wmat:random_type"}));
+  std::vector<std::string> train;
+  for (const ConfigEntry& entry : config.iterators[0].stages[0].settings) {
+    train.push_back(entry.ToString());
+  }
+  EXPECT_EQ(train, (std::vector<std::string>{
+                       "path_data = ../data/cifar10/data_batch_2.bin,../data/"
+                       "cifar10/data_batch_1.bin",
+                       "divideby = 256"}));
+  std::vector<std::string> test;
+  for (const ConfigEntry& entry : config.iterators[1].stages[0].settings) {
+    test.push_back(entry.ToString());
+  }
+  EXPECT_EQ(test, (std::vector<std::string>{"path_data = c/test_batch.bin",
+                                            "divideby = 255"}));
+  EXPECT_EQ(config.net.layers[0].settings[0].value, "xavier");
+  EXPECT_EQ(config.globals.back().value, "gaussian");
+}
+
+TEST(CxxnetNoticesTest, ImageRootOfAPackHasNoEffect) {
+  TrainConfig config = ParseTrainConfigText(
+      "data = train\niter = imgbin\n  image_root = \"pics/\"\n"
+      "  image_list = \"a.lst\"\niter = end\n",
+      "alex.conf");
+  EXPECT_EQ(Noticed(ReadCxxnetForms(&config)),
+            (std::vector<std::string>{"3:image_root"}));
+  ASSERT_EQ(config.iterators[0].stages[0].settings.size(), 1u);
+  EXPECT_EQ(config.iterators[0].stages[0].settings[0].key, "image_list");
+  // cxxnet's early name of img.
+  TrainConfig early = ParseTrainConfigText(
+      "data = train\niter = image\niter = end\n", "cat_dog.conf");
+  EXPECT_EQ(Noticed(ReadCxxnetForms(&early)),
+            (std::vector<std::string>{"2:iter"}));
+  EXPECT_EQ(early.iterators[0].stages[0].type, "img");
+}
+
+TEST(CxxnetNoticesTest, PairTestIsItsMasterLayer) {
+  TrainConfig config = ParseTrainConfigText(
+      "netconfig = start\nlayer[in->out] = pairtest-conv-caffe\n"
+      "  nchannel = 4\n  master:kernel_size = 3\n  slave:ngroup = 1\n"
+      "  mode = 1\nnetconfig = end\n",
+      "cat_dog.conf");
+  EXPECT_EQ(Noticed(ReadCxxnetForms(&config)),
+            (std::vector<std::string>{"2:pairtest-conv-caffe", "5:slave:ngroup",
+                                      "6:mode"}));
+  const LayerDeclaration& layer = config.net.layers[0];
+  EXPECT_EQ(layer.type, "conv");
+  ASSERT_EQ(layer.settings.size(), 2u);
+  EXPECT_EQ(layer.settings[1].key, "kernel_size");
+  TrainConfig bad = ParseTrainConfigText(
+      "netconfig = start\nlayer[in->out] = pairtest-conv\nnetconfig = end\n",
+      "a.conf");
+  EXPECT_THAT(ConfigErrorOf([&] { ReadCxxnetForms(&bad); }),
+              HasSubstr("pairtest-MASTER-SLAVE"));
 }
 
 TEST(CxxnetNoticesTest, TyposAreNotInert) {
