@@ -54,7 +54,10 @@ line, silently).
   `saturation_epoch` (every weight's momentum ramps linearly from base to
   final over saturation_epoch updates, as cxxnet meant it: its code added
   the ramp to the momentum at every update, capped at final_momentum, which
-  it so reached at once); a key the chosen updater does not read
+  it so reached at once); `lr:*` (or `eta:*`) keys inside a layer, also
+  after a weight tag (`bias:lr:factor`), give that layer's weights a
+  schedule of their own, the global one with them on top; a key the chosen
+  updater does not read
   (`momentum` with adam) has no effect, as in cxxnet, and gets a notice; `lr:` or its cxxnet alias `eta:` before the
   schedule keys,
   `lr:schedule` (`constant`, `expdecay`: continuous,
@@ -133,7 +136,9 @@ these, naming it and saying why it changes nothing:
 constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
-- The schedule keys (`lr:*`, `momentum_schedule`, ...) inside a layer.
+- `momentum_schedule` and its keys inside a layer, and a weight tag before
+  a global schedule key (`bias:lr:step` outside every layer; inside a
+  layer it is read).
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`; a
   later `dev = cpu`, on the command line say, replaces it) and cxxnet's
   parameter server (`param_server`, `update_on_server`, `dist_num_worker`,

@@ -9,10 +9,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "layers/layer_registry.h"
 #include "param/edit_distance.h"
 #include "param/quote.h"
 #include "train/config/config_schema.h"
@@ -373,6 +375,74 @@ ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
     }
   }
   return ToParamKwargs(entries);
+}
+
+std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
+    const CheckedConfig& checked,
+    const std::vector<std::pair<std::string, std::string>>& weights) {
+  std::vector<std::pair<std::string, ParamKwargs>> schedules;
+  for (const LayerDeclaration& layer : checked.config.net.layers) {
+    if (layer.schedule_settings.empty()) continue;
+    const std::string prefix = layer.name + ".";
+    std::vector<std::string> tags;
+    for (const auto& [name, tag] : weights) {
+      if (absl::StartsWith(name, prefix)) tags.push_back(tag);
+    }
+    // cxxnet's tag names of this type's weights (bias: a prelu's slope).
+    const auto& aliases =
+        layers::LayerRegistry::Get(layer.type).weight_tag_aliases;
+    // Each entry's tag as the weights name it; "" for a plain key.
+    std::vector<std::string> entry_tags;
+    for (const ConfigEntry& entry : layer.schedule_settings) {
+      if (tags.empty()) {
+        throw entry.Error(absl::StrCat(
+            layer.Describe(), ": '", entry.key,
+            "' sets the learning-rate schedule of the layer's weights, but "
+            "it has none"));
+      }
+      std::string tag;
+      if (!absl::StartsWith(entry.key, "lr:")) {
+        tag = entry.key.substr(0, entry.key.find(':'));
+        for (const auto& [cxxnet_tag, own_tag] : aliases) {
+          if (tag == cxxnet_tag) tag = own_tag;
+        }
+        if (std::find(tags.begin(), tags.end(), tag) == tags.end()) {
+          throw entry.Error(
+              absl::StrCat(layer.Describe(), ": '", entry.key,
+                           "': the layer has no weight '", tag,
+                           "' (its weights: ", absl::StrJoin(tags, ", "), ")"));
+        }
+      }
+      entry_tags.push_back(tag);
+    }
+    for (const std::string& tag : tags) {
+      ParamKwargs own;
+      // Plain keys first, then the tag's on top, whatever their order.
+      for (const bool tagged : {false, true}) {
+        for (std::size_t i = 0; i < entry_tags.size(); ++i) {
+          if (entry_tags[i].empty() == tagged) continue;
+          if (tagged && entry_tags[i] != tag) continue;
+          const ConfigEntry& entry = layer.schedule_settings[i];
+          own.emplace_back(entry.key.substr(entry.key.find("lr:")),
+                           entry.value);
+        }
+      }
+      schedules.emplace_back(prefix + tag, std::move(own));
+    }
+  }
+  return schedules;
+}
+
+ConfigError LayerScheduleError(const TrainConfig& config,
+                               const optim::OptimError& error) {
+  for (const LayerDeclaration& layer : config.net.layers) {
+    for (const ConfigEntry& entry : layer.schedule_settings) {
+      if (!error.key().empty() && absl::EndsWith(entry.key, error.key())) {
+        return entry.Error(error.what());
+      }
+    }
+  }
+  return UpdaterConfigError(config, error);
 }
 
 ConfigError UpdaterConfigError(const TrainConfig& config,

@@ -150,6 +150,18 @@ namespace internal {
 // The updater's keys among the global entries, as its Configure takes
 // them. Throws ConfigError for an unknown updater.
 ParamKwargs UpdaterKwargs(const CheckedConfig& checked);
+// The schedule of each weight whose layer sets lr:* keys of its own
+// (LayerDeclaration::schedule_settings), as (weight name, its lr:* pairs:
+// the layer's plain ones, then those of the weight's tag); `weights` are
+// the net's (name, tag) pairs. Throws ConfigError at the line of a tag the
+// layer has no weight of, or of a key on a layer without weights.
+std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
+    const CheckedConfig& checked,
+    const std::vector<std::pair<std::string, std::string>>& weights);
+// The ConfigError for an OptimError of a layer's own schedule: at the line
+// of the key it names, else as UpdaterConfigError.
+ConfigError LayerScheduleError(const TrainConfig& config,
+                               const optim::OptimError& error);
 // The ConfigError for an OptimError of the updater, at the line of its key.
 ConfigError UpdaterConfigError(const TrainConfig& config,
                                const optim::OptimError& error);
@@ -175,6 +187,17 @@ BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
     }
   } catch (const optim::OptimError& e) {
     throw internal::UpdaterConfigError(checked.config, e);
+  }
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const auto& weight : built.net->Weights()) {
+    names.emplace_back(weight.name, weight.tag);
+  }
+  try {
+    for (const auto& [name, own] : internal::LayerSchedules(checked, names)) {
+      built.updater->SetWeightSchedule(name, own);
+    }
+  } catch (const optim::OptimError& e) {
+    throw internal::LayerScheduleError(checked.config, e);
   }
   return built;
 }

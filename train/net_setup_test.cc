@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tensor/threads.h"
 #include "train/config/config.h"
@@ -92,6 +94,48 @@ TEST(NetSetupTest, UpdaterKeysTheUpdaterDoesNotReadGetANotice) {
                 "adam (nag and sgd read it)",
                 "notice: net.conf:13: 'wmat:momentum' has no effect with "
                 "updater = adam (nag and sgd read it)"}));
+}
+
+// cxxnet's lr:* keys inside a layer: that layer's weights' own schedule,
+// per weight tag too (bias: of a prelu is its slope, as in cxxnet).
+TEST(NetSetupTest, ALayersScheduleKeysAreItsWeightsSchedule) {
+  const std::string net =
+      "netconfig = start\n"                    // 1
+      "layer[in->h] = fullc:fc1\n"             // 2
+      "  nhidden = 3\n"                        // 3
+      "  lr:step = 1\n"                        // 4
+      "  bias:lr:factor = 0.25\n"              // 5
+      "layer[h->p] = prelu:act\n"              // 6
+      "  bias:eta:factor = 0.125\n"            // 7
+      "layer[p->y] = fullc:fc2\n"              // 8
+      "  nhidden = 2\n"                        // 9
+      "layer[y->y] = softmax\n"                // 10
+      "netconfig = end\n"                      // 11
+      "batch_size = 2\ninput_shape = 1,1,4\n"  // 12, 13
+      "eta = 1\nlr:schedule = factor\nlr:step = 2\nlr:factor = 0.5\n";
+  const NetWithoutData built = Build(net);
+  for (int t = 0; t < 2; ++t) built.updater->Update();
+  // After 2 updates: fc1's wmat 0.5^2 (its own step), its bias 0.25^2, the
+  // prelu slope 0.125^(2 / 2), fc2 the updater's 0.5^(2 / 2).
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc1.wmat"), 0.25);
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc1.bias"), 0.0625);
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("act.slope"), 0.125);
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc2.wmat"), 0.5);
+  EXPECT_EQ(BuildError(absl::StrReplaceAll(
+                net, {{"bias:lr:factor", "gamma:lr:factor"}})),
+            "net.conf:5: layer fc1 (fullc): 'gamma:lr:factor': the layer has "
+            "no weight 'gamma' (its weights: wmat, bias)");
+  EXPECT_EQ(
+      BuildError(absl::StrReplaceAll(net, {{"lr:step = 1", "lr:stepp = 1"}})),
+      "net.conf:4: updater 'sgd': weight 'fc1.wmat': unknown key "
+      "'lr:stepp'; did you mean 'lr:step'? Valid keys: 10 in all; see "
+      "tools/config_reference.md");
+  EXPECT_THAT(BuildError(absl::StrReplaceAll(net, {{"layer[y->y] = softmax",
+                                                    "layer[y->y] = softmax\n  "
+                                                    "lr:step = 3"}})),
+              ::testing::HasSubstr("net.conf:11: layer softmax_3 (softmax): "
+                                   "'lr:step' sets the learning-rate schedule "
+                                   "of the layer's weights, but it has none"));
 }
 
 TEST(NetSetupTest, MetricLinesAreCheckedWithoutData) {

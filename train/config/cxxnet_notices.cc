@@ -355,6 +355,18 @@ void DropImageRootOfPacks(IteratorStage* stage,
   stage->settings = std::move(kept);
 }
 
+// A layer's learning-rate schedule keys (`lr:step`, `wmat:lr:step`, after
+// eta: became lr:) become its schedule_settings.
+void MoveScheduleSettings(LayerDeclaration* layer) {
+  std::vector<ConfigEntry> kept;
+  for (ConfigEntry& entry : layer->settings) {
+    const bool schedule = absl::StartsWith(entry.key, "lr:") ||
+                          absl::StrContains(entry.key, ":lr:");
+    (schedule ? layer->schedule_settings : kept).push_back(std::move(entry));
+  }
+  layer->settings = std::move(kept);
+}
+
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
@@ -464,6 +476,7 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
     ReadInsanityLayer(&layer, &notices);
     ReadBatchNormNoMaLayer(&layer);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
+    MoveScheduleSettings(&layer);
   }
   for (IteratorChain& chain : config->iterators) {
     for (IteratorStage& stage : chain.stages) {

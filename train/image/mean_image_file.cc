@@ -41,7 +41,9 @@ std::vector<float> ReadUmbraFormat(const std::string& path, Shape<3> shape) {
   const std::unique_ptr<Dataset> file = OpenBinaryDataset(path);
   if (file->size() != 1 || file->instance_shape() != shape) {
     const Shape<3> got = file->instance_shape();
-    const std::uint64_t dims[3] = {got[0], got[1], got[2]};
+    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(got[0]),
+                                   static_cast<std::uint64_t>(got[1]),
+                                   static_cast<std::uint64_t>(got[2])};
     throw OtherShape(
         path,
         absl::StrFormat("%d image%s of %s", file->size(),

@@ -37,8 +37,10 @@
 #ifndef UMBRA_TRAIN_OPTIM_UPDATER_H_
 #define UMBRA_TRAIN_OPTIM_UPDATER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,9 @@ struct UpdaterWeight {
   // The merged settings: base learning rate (before the schedule) and
   // weight decay.
   WeightSettings settings;
+  // The weight's own schedule (its layer's lr:* keys); nullopt: the
+  // updater's.
+  std::optional<LearningRateSchedule> schedule;
   // One tensor per name in StateNames(), shaped as data, zero at first.
   std::vector<std::unique_ptr<TensorContainer<xpu, 1, DType>>> state;
 };
@@ -109,6 +114,12 @@ class Updater {
   // duplicate name, a size mismatch, or a call after the first Update.
   void AddWeight(const layers::WeightRef<xpu, DType>& weight);
 
+  // Gives weight `name` a schedule of its own: the updater's lr:* keys with
+  // `own` (lr:* keys too) on top. Throws OptimError naming the updater, the
+  // weight and the key: an unknown name, a key that is not a schedule key,
+  // a bad value.
+  void SetWeightSchedule(const std::string& name, const ParamKwargs& own);
+
   // Sets the current round (the schedule may count rounds).
   void StartRound(int round) { progress_.round = round; }
   // One step for every weight; see the contracts above.
@@ -147,9 +158,17 @@ class Updater {
  private:
   const UpdaterWeight<xpu, DType>* Find(const std::string& name) const;
 
+  // The schedule weight `weight` follows.
+  const LearningRateSchedule& ScheduleOf(
+      const UpdaterWeight<xpu, DType>& weight) const {
+    return weight.schedule ? *weight.schedule : schedule_;
+  }
+
   std::string type_ = "?";
   UpdaterParam common_;
   LearningRateSchedule schedule_;
+  // The lr:* pairs schedule_ was made from.
+  ParamKwargs schedule_kwargs_;
   TrainProgress progress_;
   std::vector<std::unique_ptr<UpdaterWeight<xpu, DType>>> weights_;
 };
@@ -163,7 +182,13 @@ void Updater<xpu, DType>::Configure(const std::string& type,
   const std::string label = Label();
   ParamKwargs rest = InitKnown(&common_, kwargs, label);
   ScheduleParam schedule_param;
+  const ParamKwargs before_schedule = rest;
   rest = InitKnown(&schedule_param, rest, label);
+  for (const auto& pair : before_schedule) {
+    if (std::find(rest.begin(), rest.end(), pair) == rest.end()) {
+      schedule_kwargs_.push_back(pair);
+    }
+  }
   rest = SetParams(rest);
   if (!rest.empty()) {
     throw UnknownKeyError(label, rest.front().first,
@@ -210,10 +235,38 @@ void Updater<xpu, DType>::AddWeight(
 }
 
 template <typename xpu, typename DType>
+void Updater<xpu, DType>::SetWeightSchedule(const std::string& name,
+                                            const ParamKwargs& own) {
+  const std::string label = absl::StrCat(Label(), ": weight '", name, "'");
+  UpdaterWeight<xpu, DType>* weight = nullptr;
+  for (const auto& candidate : weights_) {
+    if (candidate->name == name) weight = candidate.get();
+  }
+  if (weight == nullptr) {
+    throw OptimError(absl::StrCat(Label(), ": no weight named '", name, "'"));
+  }
+  ScheduleParam checked;
+  const ParamKwargs rest = InitKnown(&checked, own, label);
+  if (!rest.empty()) {
+    throw UnknownKeyError(label, rest.front().first, KeysOf<ScheduleParam>());
+  }
+  ParamKwargs merged = schedule_kwargs_;
+  merged.insert(merged.end(), own.begin(), own.end());
+  ScheduleParam param;
+  InitKnown(&param, merged, label);
+  try {
+    weight->schedule = LearningRateSchedule(param);
+  } catch (const OptimError& e) {
+    throw OptimError(absl::StrCat(label, ": ", e.what()), e.key());
+  }
+}
+
+template <typename xpu, typename DType>
 void Updater<xpu, DType>::Update() {
   for (const auto& weight : weights_) {
     StepScalars<DType> scalars;
-    scalars.lr = DType(schedule_.Rate(weight->settings.lr, progress_));
+    scalars.lr =
+        DType(ScheduleOf(*weight).Rate(weight->settings.lr, progress_));
     scalars.wd = DType(weight->settings.wd);
     scalars.clip = DType(common_.clip_gradient);
     scalars.t = progress_.num_update + 1;
@@ -230,7 +283,7 @@ double Updater<xpu, DType>::CurrentRate(const std::string& name) const {
   if (weight == nullptr) {
     throw OptimError(absl::StrCat(Label(), ": no weight named '", name, "'"));
   }
-  return schedule_.Rate(weight->settings.lr, progress_);
+  return ScheduleOf(*weight).Rate(weight->settings.lr, progress_);
 }
 
 template <typename xpu, typename DType>

@@ -393,6 +393,32 @@ TEST(UpdaterMomentumSchedule, RampsFromBaseToFinalOverSaturationEpoch) {
               HasSubstr("momentum_schedule = 1 needs saturation_epoch"));
 }
 
+// A weight's own schedule (cxxnet's lr:* keys inside a layer): the
+// updater's lr:* keys with the weight's on top; the others keep the
+// updater's.
+TEST(UpdaterSchedules, AWeightsOwnScheduleOverridesTheUpdaters) {
+  std::vector<double> wa = {0}, ga = {0}, wb = {0}, gb = {0};
+  auto sgd = CreateUpdater<cpu, double>("sgd", {{"eta", "1"},
+                                                {"lr:schedule", "factor"},
+                                                {"lr:step", "2"},
+                                                {"lr:factor", "0.5"}});
+  sgd->AddWeight(WeightOf("own", &wa, &ga, nullptr));
+  sgd->AddWeight(WeightOf("plain", &wb, &gb, nullptr));
+  sgd->SetWeightSchedule("own", {{"lr:step", "1"}, {"lr:factor", "0.25"}});
+  for (int t = 0; t < 3; ++t) sgd->Update();
+  // After 3 updates: own 0.25^3, plain 0.5^(3 / 2) = 0.5.
+  EXPECT_DOUBLE_EQ(sgd->CurrentRate("own"), 0.25 * 0.25 * 0.25);
+  EXPECT_DOUBLE_EQ(sgd->CurrentRate("plain"), 0.5);
+  EXPECT_THAT(OptimErrorOf([&] {
+                sgd->SetWeightSchedule("own", {{"wd", "1"}});
+              }),
+              HasSubstr("weight 'own': unknown key 'wd'"));
+  EXPECT_THAT(OptimErrorOf([&] {
+                sgd->SetWeightSchedule("none", {{"lr:step", "1"}});
+              }),
+              HasSubstr("no weight named 'none'"));
+}
+
 TEST(UpdaterWeights, DuplicateLateAndMismatchedWeightsAreErrors) {
   std::vector<float> w(4), g(4), g3(3);
   layers::WeightRef<cpu, float> ref;
