@@ -56,7 +56,9 @@ line, silently).
   the ramp to the momentum at every update, capped at final_momentum, which
   it so reached at once); `lr:*` (or `eta:*`) keys inside a layer, also
   after a weight tag (`bias:lr:factor`), give that layer's weights a
-  schedule of their own, the global one with them on top; a key the chosen
+  schedule of their own, the global one with them on top, and a global
+  key after a weight tag (`bias:lr:step`) every weight of that tag's; a
+  key the chosen
   updater does not read
   (`momentum` with adam) has no effect, as in cxxnet, and gets a notice; `lr:` or its cxxnet alias `eta:` before the
   schedule keys,
@@ -136,9 +138,10 @@ these, naming it and saying why it changes nothing:
 constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
-- `momentum_schedule` and its keys inside a layer, and a weight tag before
-  a global schedule key (`bias:lr:step` outside every layer; inside a
-  layer it is read).
+- `momentum_schedule` and its keys, and the rule keys of adam and rmsprop
+  (`beta1`, `epsilon`, ...), inside a layer or after a weight tag (cxxnet
+  had an updater per weight; umbra's updater keys other than the learning
+  rate's schedule, eta, wd and momentum are global).
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`; a
   later `dev = cpu`, on the command line say, replaces it) and cxxnet's
   parameter server (`param_server`, `update_on_server`, `dist_num_worker`,

@@ -74,10 +74,10 @@ TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
              "image_conf_ids = 0-1"}},
            "net.conf:4: in data train, iterator imgbin: key "
            "'image_conf_prefix': "},
-          // A weight tag before a schedule key (cxxnet's per-tag schedules).
-          {{{"num_round = 4", "num_round = 4\nbias:lr:step = 10"}},
-           "'lr:step' applies to every weight: a weight tag goes only before "
-           "a layer's key (wmat:lr, bias:wd); write 'lr:step'"},
+          // A weight tag before a key that applies to every weight.
+          {{{"num_round = 4", "num_round = 4\nbias:beta1 = 0.2"}},
+           "'beta1' applies to every weight: a weight tag goes only before a "
+           "layer's key (wmat:lr, bias:wd); write 'beta1'"},
           {{{"eval = test\niter = csv\n  filename = \"DIR/test.csv\"\n  "
              "silent = 1\niter = end\n",
              ""},

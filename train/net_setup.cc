@@ -380,66 +380,96 @@ ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
 std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
     const CheckedConfig& checked,
     const std::vector<std::pair<std::string, std::string>>& weights) {
+  const TrainConfig& config = checked.config;
+  // Whether each global tagged key reached a weight.
+  std::vector<bool> used(config.tagged_schedule.size(), false);
   std::vector<std::pair<std::string, ParamKwargs>> schedules;
-  for (const LayerDeclaration& layer : checked.config.net.layers) {
-    if (layer.schedule_settings.empty()) continue;
+  for (const LayerDeclaration& layer : config.net.layers) {
+    // A share[...] layer's weights are its primary's.
+    if (layer.shared_with >= 0) continue;
     const std::string prefix = layer.name + ".";
     std::vector<std::string> tags;
     for (const auto& [name, tag] : weights) {
       if (absl::StartsWith(name, prefix)) tags.push_back(tag);
     }
-    // cxxnet's tag names of this type's weights (bias: a prelu's slope).
+    if (tags.empty()) {
+      if (layer.schedule_settings.empty()) continue;
+      const ConfigEntry& entry = layer.schedule_settings.front();
+      throw entry.Error(absl::StrCat(
+          layer.Describe(), ": '", entry.key,
+          "' sets the learning-rate schedule of the layer's weights, but it "
+          "has none"));
+    }
+    // The weight tag `key` names, cxxnet's aliases of this type read (bias:
+    // of a prelu is its slope); "" for a plain lr: key.
     const auto& aliases =
         layers::LayerRegistry::Get(layer.type).weight_tag_aliases;
-    // Each entry's tag as the weights name it; "" for a plain key.
-    std::vector<std::string> entry_tags;
+    const auto tag_of = [&](const std::string& key) {
+      if (absl::StartsWith(key, "lr:")) return std::string();
+      std::string tag = key.substr(0, key.find(':'));
+      for (const auto& [cxxnet_tag, own_tag] : aliases) {
+        if (tag == cxxnet_tag) tag = own_tag;
+      }
+      return tag;
+    };
     for (const ConfigEntry& entry : layer.schedule_settings) {
-      if (tags.empty()) {
+      const std::string tag = tag_of(entry.key);
+      if (!tag.empty() &&
+          std::find(tags.begin(), tags.end(), tag) == tags.end()) {
         throw entry.Error(absl::StrCat(
-            layer.Describe(), ": '", entry.key,
-            "' sets the learning-rate schedule of the layer's weights, but "
-            "it has none"));
+            layer.Describe(), ": '", entry.key, "': the layer has no weight '",
+            tag, "' (its weights: ", absl::StrJoin(tags, ", "), ")"));
       }
-      std::string tag;
-      if (!absl::StartsWith(entry.key, "lr:")) {
-        tag = entry.key.substr(0, entry.key.find(':'));
-        for (const auto& [cxxnet_tag, own_tag] : aliases) {
-          if (tag == cxxnet_tag) tag = own_tag;
-        }
-        if (std::find(tags.begin(), tags.end(), tag) == tags.end()) {
-          throw entry.Error(
-              absl::StrCat(layer.Describe(), ": '", entry.key,
-                           "': the layer has no weight '", tag,
-                           "' (its weights: ", absl::StrJoin(tags, ", "), ")"));
-        }
-      }
-      entry_tags.push_back(tag);
     }
+    const auto schedule_key = [](const ConfigEntry& entry) {
+      return std::make_pair(entry.key.substr(entry.key.find("lr:")),
+                            entry.value);
+    };
     for (const std::string& tag : tags) {
+      // As cxxnet's updater of the weight read them: the global keys of its
+      // tag, then the layer's plain keys, then its keys of the tag.
       ParamKwargs own;
-      // Plain keys first, then the tag's on top, whatever their order.
+      for (std::size_t i = 0; i < config.tagged_schedule.size(); ++i) {
+        const ConfigEntry& entry = config.tagged_schedule[i];
+        if (tag_of(entry.key) != tag) continue;
+        own.push_back(schedule_key(entry));
+        used[i] = true;
+      }
       for (const bool tagged : {false, true}) {
-        for (std::size_t i = 0; i < entry_tags.size(); ++i) {
-          if (entry_tags[i].empty() == tagged) continue;
-          if (tagged && entry_tags[i] != tag) continue;
-          const ConfigEntry& entry = layer.schedule_settings[i];
-          own.emplace_back(entry.key.substr(entry.key.find("lr:")),
-                           entry.value);
+        for (const ConfigEntry& entry : layer.schedule_settings) {
+          const std::string entry_tag = tag_of(entry.key);
+          if (entry_tag.empty() != tagged && (!tagged || entry_tag == tag)) {
+            own.push_back(schedule_key(entry));
+          }
         }
       }
-      schedules.emplace_back(prefix + tag, std::move(own));
+      if (!own.empty()) schedules.emplace_back(prefix + tag, std::move(own));
     }
+  }
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) continue;
+    const ConfigEntry& entry = config.tagged_schedule[i];
+    throw entry.Error(
+        absl::StrCat("'", entry.key, "': no weight of the net has the tag '",
+                     entry.key.substr(0, entry.key.find(':')), "'"));
   }
   return schedules;
 }
 
 ConfigError LayerScheduleError(const TrainConfig& config,
                                const optim::OptimError& error) {
+  std::vector<const ConfigEntry*> entries;
+  for (const ConfigEntry& entry : config.tagged_schedule) {
+    entries.push_back(&entry);
+  }
   for (const LayerDeclaration& layer : config.net.layers) {
     for (const ConfigEntry& entry : layer.schedule_settings) {
-      if (!error.key().empty() && absl::EndsWith(entry.key, error.key())) {
-        return entry.Error(error.what());
-      }
+      entries.push_back(&entry);
+    }
+  }
+  for (const ConfigEntry* entry : entries) {
+    if (!error.key().empty() && absl::EndsWith(entry->key, error.key())) {
+      return entry->Error(error.what());
     }
   }
   return UpdaterConfigError(config, error);

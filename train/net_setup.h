@@ -150,11 +150,12 @@ namespace internal {
 // The updater's keys among the global entries, as its Configure takes
 // them. Throws ConfigError for an unknown updater.
 ParamKwargs UpdaterKwargs(const CheckedConfig& checked);
-// The schedule of each weight whose layer sets lr:* keys of its own
-// (LayerDeclaration::schedule_settings), as (weight name, its lr:* pairs:
-// the layer's plain ones, then those of the weight's tag); `weights` are
-// the net's (name, tag) pairs. Throws ConfigError at the line of a tag the
-// layer has no weight of, or of a key on a layer without weights.
+// The schedule of each weight with lr:* keys of its own: the global ones of
+// its tag (TrainConfig::tagged_schedule), then its layer's plain ones, then
+// the layer's of its tag (LayerDeclaration::schedule_settings), as (weight
+// name, lr:* pairs); `weights` are the net's (name, tag) pairs. Throws
+// ConfigError at the line of a tag the layer (or, for a global key, the
+// net) has no weight of, or of a key on a layer without weights.
 std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
     const CheckedConfig& checked,
     const std::vector<std::pair<std::string, std::string>>& weights);

@@ -112,15 +112,21 @@ TEST(NetSetupTest, ALayersScheduleKeysAreItsWeightsSchedule) {
       "layer[y->y] = softmax\n"                // 10
       "netconfig = end\n"                      // 11
       "batch_size = 2\ninput_shape = 1,1,4\n"  // 12, 13
-      "eta = 1\nlr:schedule = factor\nlr:step = 2\nlr:factor = 0.5\n";
+      "eta = 1\nlr:schedule = factor\nlr:step = 2\nlr:factor = 0.5\n"
+      "wmat:lr:factor = 0.75\n";  // 18
   const NetWithoutData built = Build(net);
   for (int t = 0; t < 2; ++t) built.updater->Update();
-  // After 2 updates: fc1's wmat 0.5^2 (its own step), its bias 0.25^2, the
-  // prelu slope 0.125^(2 / 2), fc2 the updater's 0.5^(2 / 2).
-  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc1.wmat"), 0.25);
+  // After 2 updates: fc1's wmat 0.75^2 (the global wmat: factor, its own
+  // step), its bias 0.25^2, the prelu slope 0.125^(2 / 2), fc2's wmat
+  // 0.75^(2 / 2) and its bias the updater's 0.5^(2 / 2).
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc1.wmat"), 0.5625);
   EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc1.bias"), 0.0625);
   EXPECT_DOUBLE_EQ(built.updater->CurrentRate("act.slope"), 0.125);
-  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc2.wmat"), 0.5);
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc2.wmat"), 0.75);
+  EXPECT_DOUBLE_EQ(built.updater->CurrentRate("fc2.bias"), 0.5);
+  EXPECT_EQ(BuildError(net + "gamma:lr:step = 3\n"),
+            "net.conf:19: 'gamma:lr:step': no weight of the net has the tag "
+            "'gamma'");
   EXPECT_EQ(BuildError(absl::StrReplaceAll(
                 net, {{"bias:lr:factor", "gamma:lr:factor"}})),
             "net.conf:5: layer fc1 (fullc): 'gamma:lr:factor': the layer has "

@@ -131,6 +131,33 @@ bool IsWeightTag(absl::string_view prefix,
   return false;
 }
 
+// The hint for an unknown `key` that is a valid key after a prefix: a
+// weight tag before a key that applies to every weight (`bias:beta1`), or
+// a prefix that is no tag (`lr:eta`); "" otherwise. Checked before "did you
+// mean", which would point from such a key to a layer's (bias:eta).
+std::string PrefixHint(absl::string_view key,
+                       const std::vector<std::string>& valid,
+                       const std::vector<std::string>& tags) {
+  const std::size_t colon = key.find(':');
+  if (colon == absl::string_view::npos ||
+      !Contains(valid, key.substr(colon + 1))) {
+    return "";
+  }
+  const absl::string_view prefix = key.substr(0, colon);
+  const absl::string_view rest = key.substr(colon + 1);
+  if (IsWeightTag(prefix, valid, tags)) {
+    return absl::StrCat("; '", rest,
+                        "' applies to every weight: a weight tag goes only "
+                        "before a layer's key (wmat:lr, bias:wd); write '",
+                        rest, "'");
+  }
+  return absl::StrCat("; '", prefix, ":' is not a weight tag",
+                      tags.empty()
+                          ? std::string()
+                          : absl::StrCat(" (tags: ", ListOf(tags), ")"),
+                      "; did you mean '", rest, "'?");
+}
+
 // Throws the unknown-key error for `entry` (whose key, tag removed, is
 // `key`) in `section`, with `valid` the keys accepted there. `placement`
 // (WhereKeyBelongs) replaces the closest-key hint when it is not empty.
@@ -140,27 +167,9 @@ bool IsWeightTag(absl::string_view prefix,
                                   const std::vector<std::string>& valid,
                                   const std::vector<std::string>& tags,
                                   const std::string& placement = "") {
-  std::string hint = placement.empty() ? DidYouMean(key, valid) : placement;
-  if (hint.empty()) {
-    // `lr:eta`: a prefix that is not a weight tag in front of a valid key.
-    const std::size_t colon = key.find(':');
-    if (colon != absl::string_view::npos &&
-        Contains(valid, key.substr(colon + 1)) &&
-        IsWeightTag(key.substr(0, colon), valid, tags)) {
-      // `bias:lr:step`: cxxnet read schedules per tag.
-      hint = absl::StrCat("; '", key.substr(colon + 1),
-                          "' applies to every weight: a weight tag goes only "
-                          "before a layer's key (wmat:lr, bias:wd); write '",
-                          key.substr(colon + 1), "'");
-    } else if (colon != absl::string_view::npos &&
-               Contains(valid, key.substr(colon + 1))) {
-      hint = absl::StrCat("; '", key.substr(0, colon), ":' is not a weight tag",
-                          tags.empty()
-                              ? std::string()
-                              : absl::StrCat(" (tags: ", ListOf(tags), ")"),
-                          "; did you mean '", key.substr(colon + 1), "'?");
-    }
-  }
+  std::string hint = placement;
+  if (hint.empty()) hint = PrefixHint(key, valid, tags);
+  if (hint.empty()) hint = DidYouMean(key, valid);
   throw entry.Error(absl::StrCat("unknown key '", KeyForMessage(entry.key),
                                  "' in ", section, OrPeriod(hint), " ",
                                  param::NameList(key, valid, "Valid keys")));

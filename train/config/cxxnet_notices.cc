@@ -355,16 +355,22 @@ void DropImageRootOfPacks(IteratorStage* stage,
   stage->settings = std::move(kept);
 }
 
-// A layer's learning-rate schedule keys (`lr:step`, `wmat:lr:step`, after
-// eta: became lr:) become its schedule_settings.
-void MoveScheduleSettings(LayerDeclaration* layer) {
+// Whether `key` (eta: already lr:) is a learning-rate schedule key, after
+// a weight tag (`wmat:lr:step`) when `tagged`, else perhaps.
+bool IsScheduleKey(const std::string& key, bool tagged) {
+  const bool tag =
+      !absl::StartsWith(key, "lr:") && absl::StrContains(key, ":lr:");
+  return tag || (!tagged && absl::StartsWith(key, "lr:"));
+}
+
+// Moves the entries of `from` whose key IsScheduleKey(key, tagged) to `to`.
+void MoveScheduleKeys(bool tagged, std::vector<ConfigEntry>* from,
+                      std::vector<ConfigEntry>* to) {
   std::vector<ConfigEntry> kept;
-  for (ConfigEntry& entry : layer->settings) {
-    const bool schedule = absl::StartsWith(entry.key, "lr:") ||
-                          absl::StrContains(entry.key, ":lr:");
-    (schedule ? layer->schedule_settings : kept).push_back(std::move(entry));
+  for (ConfigEntry& entry : *from) {
+    (IsScheduleKey(entry.key, tagged) ? *to : kept).push_back(std::move(entry));
   }
-  layer->settings = std::move(kept);
+  *from = std::move(kept);
 }
 
 // Drops the inert entries of `entries`, adding a notice for each. net_type
@@ -476,8 +482,11 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
     ReadInsanityLayer(&layer, &notices);
     ReadBatchNormNoMaLayer(&layer);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
-    MoveScheduleSettings(&layer);
+    // A layer's schedule keys (`lr:step`, `wmat:lr:step`).
+    MoveScheduleKeys(/*tagged=*/false, &layer.settings,
+                     &layer.schedule_settings);
   }
+  MoveScheduleKeys(/*tagged=*/true, &config->globals, &config->tagged_schedule);
   for (IteratorChain& chain : config->iterators) {
     for (IteratorStage& stage : chain.stages) {
       RenameImageIterator(&stage, &notices);
