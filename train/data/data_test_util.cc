@@ -188,6 +188,21 @@ bool SameBatch(const DataBatch& a, const DataBatch& b,
   return true;
 }
 
+void ExpectSamePasses(DataIterator* a, DataIterator* b, int passes) {
+  for (int pass = 0; pass < passes; ++pass) {
+    a->BeforeFirst();
+    b->BeforeFirst();
+    const std::vector<DataBatch> x = ReadPass(a);
+    const std::vector<DataBatch> y = ReadPass(b);
+    ASSERT_EQ(x.size(), y.size()) << "pass " << pass;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      std::string difference;
+      ASSERT_TRUE(SameBatch(x[i], y[i], &difference))
+          << "pass " << pass << " batch " << i << ": " << difference;
+    }
+  }
+}
+
 }  // namespace data_test
 }  // namespace train
 }  // namespace umbra

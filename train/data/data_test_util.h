@@ -85,6 +85,10 @@ std::vector<DataBatch> ReadPass(DataIterator* iterator);
 // description in *difference.
 bool SameBatch(const DataBatch& a, const DataBatch& b, std::string* difference);
 
+// Reads `passes` passes of both iterators (BeforeFirst() before each) and
+// fails the test at the first batch where they differ.
+void ExpectSamePasses(DataIterator* a, DataIterator* b, int passes);
+
 }  // namespace data_test
 }  // namespace train
 }  // namespace umbra

@@ -27,6 +27,7 @@ namespace train {
 namespace {
 
 using data_test::DataErrorOf;
+using data_test::ExpectSamePasses;
 using data_test::NewTempDir;
 using data_test::ReadPass;
 using data_test::SameBatch;
@@ -82,21 +83,6 @@ std::unique_ptr<DataIterator> ImgRec(const PictureSet& set, ParamKwargs keys) {
   keys.push_back({"image_rec", set.rec_path});
   keys.push_back({"silent", "1"});
   return CreateIterator("imgrec", keys, nullptr);
-}
-
-void ExpectSamePasses(DataIterator* a, DataIterator* b, int passes) {
-  for (int pass = 0; pass < passes; ++pass) {
-    a->BeforeFirst();
-    b->BeforeFirst();
-    const std::vector<DataBatch> x = ReadPass(a);
-    const std::vector<DataBatch> y = ReadPass(b);
-    ASSERT_EQ(x.size(), y.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      std::string difference;
-      ASSERT_TRUE(SameBatch(x[i], y[i], &difference))
-          << "pass " << pass << " batch " << i << ": " << difference;
-    }
-  }
 }
 
 TEST(ImageIteratorsTest, ImgGivesTheCentreCropOfTheEncodedPixels) {
