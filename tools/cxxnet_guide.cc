@@ -54,20 +54,24 @@ line, silently).
   `saturation_epoch` (every weight's momentum ramps linearly from base to
   final over saturation_epoch updates, as cxxnet meant it: its code added
   the ramp to the momentum at every update, capped at final_momentum, which
-  it so reached at once); `lr:*` (or `eta:*`) keys inside a layer, also
-  after a weight tag (`bias:lr:factor`), give that layer's weights a
-  schedule of their own, the global one with them on top, and a global
-  key after a weight tag (`bias:lr:step`) every weight of that tag's; a
-  key the chosen
-  updater does not read
-  (`momentum` with adam) has no effect, as in cxxnet, and gets a notice; `lr:` or its cxxnet alias `eta:` before the
+  it so reached at once); `lr:` or its cxxnet alias `eta:` before the
   schedule keys,
   `lr:schedule` (`constant`, `expdecay`: continuous,
   `base * gamma ^ (t / step)` as cxxnet since 2015-01; `polydecay`,
   `factor`), `lr:gamma`, `lr:alpha`, `lr:step`, `lr:factor`,
   `lr:minimum_lr`, `lr:start_epoch`, adam's `beta1` and `beta2` (cxxnet's
   1 - beta, defaults 0.1 and 0.001: `beta1 = 0.9` gets a warning that says
-  so).
+  so), `epsilon`.
+- Per-weight updaters, as cxxnet made one per weight: every updater key
+  but `eta` and `wd` (the schedule's `lr:*`, `momentum_schedule` and its
+  keys, `beta1`, `epsilon`, `clip_gradient`, ...) written inside a layer is
+  that layer's weights' own, after a weight tag (`bias:lr:factor`,
+  `wmat:beta1`) one weight's; written globally after a weight tag
+  (`bias:lr:step`) it is every weight's of that tag. A weight reads the
+  global keys, then its tag's global ones, then its layer's, then its
+  layer's of its tag, as cxxnet's updaters did. A key the chosen updater
+  does not read (`momentum` with adam, `beta1` with sgd) has no effect, as
+  in cxxnet, and gets a notice.
 - Initialisation: `random_type = gaussian` (`init_sigma`), `uniform` and
   `xavier` (one type in cxxnet: U(-a, a), a = `init_uniform`, else
   sqrt(3 / (in + out)) with a convolution's in = input channels per group x
@@ -138,10 +142,6 @@ these, naming it and saying why it changes nothing:
 constexpr char kNotYet[] = R"(
 ### Not supported yet (refused by name)
 
-- `momentum_schedule` and its keys, and the rule keys of adam and rmsprop
-  (`beta1`, `epsilon`, ...), inside a layer or after a weight tag (cxxnet
-  had an updater per weight; umbra's updater keys other than the learning
-  rate's schedule, eta, wd and momentum are global).
 - Several devices in one process (`dev = gpu:0-3`, `dev = gpu:0,1`; a
   later `dev = cpu`, on the command line say, replaces it) and cxxnet's
   parameter server (`param_server`, `update_on_server`, `dist_num_worker`,

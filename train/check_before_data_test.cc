@@ -74,10 +74,10 @@ TEST(CheckBeforeDataTest, TheCheckerRefusesWhatTheTrainerRefuses) {
              "image_conf_ids = 0-1"}},
            "net.conf:4: in data train, iterator imgbin: key "
            "'image_conf_prefix': "},
-          // A weight tag before a key that applies to every weight.
-          {{{"num_round = 4", "num_round = 4\nbias:beta1 = 0.2"}},
-           "'beta1' applies to every weight: a weight tag goes only before a "
-           "layer's key (wmat:lr, bias:wd); write 'beta1'"},
+          // A weight tag before a key that is no layer's.
+          {{{"num_round = 4", "num_round = 4\nbias:batch_size = 2"}},
+           "'batch_size' is not a layer key: a weight tag goes only before a "
+           "layer's key (wmat:lr, bias:wd); write 'batch_size'"},
           {{{"eval = test\niter = csv\n  filename = \"DIR/test.csv\"\n  "
              "silent = 1\niter = end\n",
              ""},

@@ -18,6 +18,7 @@
 #include "param/edit_distance.h"
 #include "param/quote.h"
 #include "train/config/config_schema.h"
+#include "train/config/updater_settings.h"
 #include "train/data/iterator_chain.h"
 #include "train/device.h"
 #include "train/metrics/metric.h"
@@ -40,42 +41,29 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
 // (`momentum` with adam, globally or in a layer, perhaps after a weight
 // tag): cxxnet ignored them too, umbra says so.
 void AddUnreadUpdaterKeyNotices(CheckedConfig* checked) {
-  std::vector<std::string> own;
-  try {
-    own = optim::UpdaterKeys(checked->param.updater);
-  } catch (const optim::OptimError&) {
-    return;  // BuildNet names the unknown updater
+  const TrainConfig& config = checked->config;
+  std::vector<const std::vector<ConfigEntry>*> lists = {
+      &config.globals, &config.tagged_updater_settings};
+  for (const LayerDeclaration& layer : config.net.layers) {
+    lists.push_back(&layer.settings);
+    lists.push_back(&layer.updater_settings);
   }
-  // Each updater key and the updaters that read it.
-  std::map<std::string, std::vector<std::string>> readers;
-  for (const std::string& type : optim::UpdaterRegistry::List()) {
-    for (const std::string& key : optim::UpdaterKeys(type)) {
-      readers[key].push_back(type);
+  std::vector<ConfigNotice> notices;
+  for (const std::vector<ConfigEntry>* entries : lists) {
+    for (const ConfigEntry& entry : *entries) {
+      const std::vector<std::string> readers =
+          internal::OtherUpdatersReading(entry.key, checked->param.updater);
+      if (readers.empty()) continue;
+      notices.push_back(
+          {entry.location, entry.key,
+           absl::StrCat("'", entry.key, "' has no effect with updater = ",
+                        checked->param.updater, " (",
+                        absl::StrJoin(readers, " and "), " read it)")});
     }
   }
-  const auto notice_unread = [&](const ConfigEntry& entry) {
-    std::string key = entry.key;
-    const std::size_t colon = key.find(':');
-    if (readers.count(key) == 0 && colon != std::string::npos) {
-      key = key.substr(colon + 1);  // wmat:momentum
-    }
-    const auto found = readers.find(key);
-    if (found == readers.end() ||
-        std::find(own.begin(), own.end(), key) != own.end()) {
-      return;
-    }
-    checked->notices.push_back(
-        {entry.location, entry.key,
-         absl::StrCat("'", entry.key, "' has no effect with updater = ",
-                      checked->param.updater, " (",
-                      absl::StrJoin(found->second, " and "), " read it)")});
-  };
-  for (const ConfigEntry& entry : checked->config.globals) {
-    notice_unread(entry);
-  }
-  for (const LayerDeclaration& layer : checked->config.net.layers) {
-    for (const ConfigEntry& entry : layer.settings) notice_unread(entry);
-  }
+  std::stable_sort(notices.begin(), notices.end(), InFileOrder);
+  checked->notices.insert(checked->notices.end(), notices.begin(),
+                          notices.end());
 }
 
 }  // namespace
@@ -85,6 +73,7 @@ CheckedConfig CheckConfig(TrainConfig config, LocalRanks local) {
   checked.config = std::move(config);
   checked.notices = ReadCxxnetForms(&checked.config);
   checked.schema = MakeTrainerSchema();
+  SeparateUpdaterSettings(&checked.config, checked.schema);
   ValidateTrainConfig(checked.config, checked.schema);
   for (ConfigNotice& warning : AdamBetaWarnings(checked.config)) {
     checked.notices.push_back(std::move(warning));
@@ -377,13 +366,41 @@ ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
   return ToParamKwargs(entries);
 }
 
-std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
+std::vector<std::string> OtherUpdatersReading(const std::string& key,
+                                              const std::string& updater) {
+  // Each updater key and the updaters that read it.
+  std::map<std::string, std::vector<std::string>> readers;
+  for (const std::string& type : optim::UpdaterRegistry::List()) {
+    for (const std::string& name : optim::UpdaterKeys(type)) {
+      readers[name].push_back(type);
+    }
+  }
+  std::string name = key;
+  const std::size_t colon = key.find(':');
+  if (readers.count(name) == 0 && colon != std::string::npos) {
+    name = key.substr(colon + 1);  // wmat:momentum
+  }
+  const auto found = readers.find(name);
+  if (found == readers.end() ||
+      std::find(found->second.begin(), found->second.end(), updater) !=
+          found->second.end()) {
+    return {};
+  }
+  return found->second;
+}
+
+std::vector<std::pair<std::string, ParamKwargs>> LayerUpdaterSettings(
     const CheckedConfig& checked,
     const std::vector<std::pair<std::string, std::string>>& weights) {
   const TrainConfig& config = checked.config;
+  // Whether an entry is for the config's updater: the others' keys have no
+  // effect (AddUnreadUpdaterKeyNotices said so).
+  const auto read = [&](const ConfigEntry& entry) {
+    return OtherUpdatersReading(entry.key, checked.param.updater).empty();
+  };
   // Whether each global tagged key reached a weight.
-  std::vector<bool> used(config.tagged_schedule.size(), false);
-  std::vector<std::pair<std::string, ParamKwargs>> schedules;
+  std::vector<bool> used(config.tagged_updater_settings.size(), false);
+  std::vector<std::pair<std::string, ParamKwargs>> settings;
   for (const LayerDeclaration& layer : config.net.layers) {
     // A share[...] layer's weights are its primary's.
     if (layer.shared_with >= 0) continue;
@@ -393,26 +410,24 @@ std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
       if (absl::StartsWith(name, prefix)) tags.push_back(tag);
     }
     if (tags.empty()) {
-      if (layer.schedule_settings.empty()) continue;
-      const ConfigEntry& entry = layer.schedule_settings.front();
-      throw entry.Error(absl::StrCat(
-          layer.Describe(), ": '", entry.key,
-          "' sets the learning-rate schedule of the layer's weights, but it "
-          "has none"));
+      if (layer.updater_settings.empty()) continue;
+      const ConfigEntry& entry = layer.updater_settings.front();
+      throw entry.Error(absl::StrCat(layer.Describe(), ": '", entry.key,
+                                     "' is an updater key for the layer's "
+                                     "weights, but it has none"));
     }
     // The weight tag `key` names, cxxnet's aliases of this type read (bias:
-    // of a prelu is its slope); "" for a plain lr: key.
+    // of a prelu is its slope); "" for an untagged key.
     const auto& aliases =
         layers::LayerRegistry::Get(layer.type).weight_tag_aliases;
     const auto tag_of = [&](const std::string& key) {
-      if (absl::StartsWith(key, "lr:")) return std::string();
-      std::string tag = key.substr(0, key.find(':'));
+      std::string tag = UpdaterSettingTag(key);
       for (const auto& [cxxnet_tag, own_tag] : aliases) {
         if (tag == cxxnet_tag) tag = own_tag;
       }
       return tag;
     };
-    for (const ConfigEntry& entry : layer.schedule_settings) {
+    for (const ConfigEntry& entry : layer.updater_settings) {
       const std::string tag = tag_of(entry.key);
       if (!tag.empty() &&
           std::find(tags.begin(), tags.end(), tag) == tags.end()) {
@@ -421,54 +436,60 @@ std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
             tag, "' (its weights: ", absl::StrJoin(tags, ", "), ")"));
       }
     }
-    const auto schedule_key = [](const ConfigEntry& entry) {
-      return std::make_pair(entry.key.substr(entry.key.find("lr:")),
-                            entry.value);
+    const auto pair_of = [](const ConfigEntry& entry) {
+      return std::make_pair(UpdaterSettingKey(entry.key), entry.value);
     };
     for (const std::string& tag : tags) {
       // As cxxnet's updater of the weight read them: the global keys of its
       // tag, then the layer's plain keys, then its keys of the tag.
       ParamKwargs own;
-      for (std::size_t i = 0; i < config.tagged_schedule.size(); ++i) {
-        const ConfigEntry& entry = config.tagged_schedule[i];
+      for (std::size_t i = 0; i < config.tagged_updater_settings.size(); ++i) {
+        const ConfigEntry& entry = config.tagged_updater_settings[i];
         if (tag_of(entry.key) != tag) continue;
-        own.push_back(schedule_key(entry));
         used[i] = true;
+        if (read(entry)) own.push_back(pair_of(entry));
       }
       for (const bool tagged : {false, true}) {
-        for (const ConfigEntry& entry : layer.schedule_settings) {
+        for (const ConfigEntry& entry : layer.updater_settings) {
           const std::string entry_tag = tag_of(entry.key);
-          if (entry_tag.empty() != tagged && (!tagged || entry_tag == tag)) {
-            own.push_back(schedule_key(entry));
+          if (entry_tag.empty() != tagged && (!tagged || entry_tag == tag) &&
+              read(entry)) {
+            own.push_back(pair_of(entry));
           }
         }
       }
-      if (!own.empty()) schedules.emplace_back(prefix + tag, std::move(own));
+      if (!own.empty()) settings.emplace_back(prefix + tag, std::move(own));
     }
   }
   for (std::size_t i = 0; i < used.size(); ++i) {
     if (used[i]) continue;
-    const ConfigEntry& entry = config.tagged_schedule[i];
-    throw entry.Error(
-        absl::StrCat("'", entry.key, "': no weight of the net has the tag '",
-                     entry.key.substr(0, entry.key.find(':')), "'"));
+    const ConfigEntry& entry = config.tagged_updater_settings[i];
+    throw entry.Error(absl::StrCat("'", entry.key,
+                                   "': no weight of the net has the tag '",
+                                   UpdaterSettingTag(entry.key), "'"));
   }
-  return schedules;
+  return settings;
 }
 
-ConfigError LayerScheduleError(const TrainConfig& config,
-                               const optim::OptimError& error) {
+ConfigError LayerUpdaterSettingsError(const TrainConfig& config,
+                                      const std::string& weight,
+                                      const optim::OptimError& error) {
+  // The weight's layer's entries first, then the global tagged ones; the
+  // last of each with the key set the value.
   std::vector<const ConfigEntry*> entries;
-  for (const ConfigEntry& entry : config.tagged_schedule) {
-    entries.push_back(&entry);
-  }
   for (const LayerDeclaration& layer : config.net.layers) {
-    for (const ConfigEntry& entry : layer.schedule_settings) {
-      entries.push_back(&entry);
+    if (!absl::StartsWith(weight, layer.name + ".")) continue;
+    for (auto it = layer.updater_settings.rbegin();
+         it != layer.updater_settings.rend(); ++it) {
+      entries.push_back(&*it);
     }
   }
+  for (auto it = config.tagged_updater_settings.rbegin();
+       it != config.tagged_updater_settings.rend(); ++it) {
+    entries.push_back(&*it);
+  }
   for (const ConfigEntry* entry : entries) {
-    if (!error.key().empty() && absl::EndsWith(entry->key, error.key())) {
+    if (!error.key().empty() && UpdaterSettingKey(entry->key) == error.key()) {
       return entry->Error(error.what());
     }
   }

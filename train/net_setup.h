@@ -150,19 +150,28 @@ namespace internal {
 // The updater's keys among the global entries, as its Configure takes
 // them. Throws ConfigError for an unknown updater.
 ParamKwargs UpdaterKwargs(const CheckedConfig& checked);
-// The schedule of each weight with lr:* keys of its own: the global ones of
-// its tag (TrainConfig::tagged_schedule), then its layer's plain ones, then
-// the layer's of its tag (LayerDeclaration::schedule_settings), as (weight
-// name, lr:* pairs); `weights` are the net's (name, tag) pairs. Throws
-// ConfigError at the line of a tag the layer (or, for a global key, the
-// net) has no weight of, or of a key on a layer without weights.
-std::vector<std::pair<std::string, ParamKwargs>> LayerSchedules(
+// The updaters that read `key` (after its weight tag, if any:
+// `wmat:momentum`, `bias:lr:step`) when `updater` does not; empty when it
+// does or when no updater reads the key. Such a key has no effect.
+std::vector<std::string> OtherUpdatersReading(const std::string& key,
+                                              const std::string& updater);
+// The updater settings of each weight with keys of its own: the global
+// ones of its tag (TrainConfig::tagged_updater_settings), then its layer's
+// untagged ones, then the layer's of its tag
+// (LayerDeclaration::updater_settings), as (weight name, pairs) for
+// Updater::SetWeightSettings; keys only other updaters read are left out.
+// `weights` are the net's (name, tag) pairs. Throws ConfigError at the line
+// of a tag the layer (or, for a global key, the net) has no weight of, or
+// of a key on a layer without weights.
+std::vector<std::pair<std::string, ParamKwargs>> LayerUpdaterSettings(
     const CheckedConfig& checked,
     const std::vector<std::pair<std::string, std::string>>& weights);
-// The ConfigError for an OptimError of a layer's own schedule: at the line
-// of the key it names, else as UpdaterConfigError.
-ConfigError LayerScheduleError(const TrainConfig& config,
-                               const optim::OptimError& error);
+// The ConfigError for an OptimError of weight `weight`'s own settings: at
+// the line of the key it names (the weight's layer's, else a global tagged
+// one), else as UpdaterConfigError.
+ConfigError LayerUpdaterSettingsError(const TrainConfig& config,
+                                      const std::string& weight,
+                                      const optim::OptimError& error);
 // The ConfigError for an OptimError of the updater, at the line of its key.
 ConfigError UpdaterConfigError(const TrainConfig& config,
                                const optim::OptimError& error);
@@ -193,12 +202,13 @@ BuiltNet<xpu> BuildNet(const CheckedConfig& checked,
   for (const auto& weight : built.net->Weights()) {
     names.emplace_back(weight.name, weight.tag);
   }
-  try {
-    for (const auto& [name, own] : internal::LayerSchedules(checked, names)) {
-      built.updater->SetWeightSchedule(name, own);
+  for (const auto& [name, own] :
+       internal::LayerUpdaterSettings(checked, names)) {
+    try {
+      built.updater->SetWeightSettings(name, own);
+    } catch (const optim::OptimError& e) {
+      throw internal::LayerUpdaterSettingsError(checked.config, name, e);
     }
-  } catch (const optim::OptimError& e) {
-    throw internal::LayerScheduleError(checked.config, e);
   }
   return built;
 }

@@ -3,6 +3,7 @@
 #include "train/net_setup.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "gtest/gtest.h"
 #include "tensor/threads.h"
 #include "train/config/config.h"
+#include "train/optim/adam_updaters.h"
+#include "train/optim/momentum_updaters.h"
 
 namespace umbra {
 namespace train {
@@ -134,14 +137,93 @@ TEST(NetSetupTest, ALayersScheduleKeysAreItsWeightsSchedule) {
   EXPECT_EQ(
       BuildError(absl::StrReplaceAll(net, {{"lr:step = 1", "lr:stepp = 1"}})),
       "net.conf:4: updater 'sgd': weight 'fc1.wmat': unknown key "
-      "'lr:stepp'; did you mean 'lr:step'? Valid keys: 10 in all; see "
+      "'lr:stepp'; did you mean 'lr:step'? Valid keys: 16 in all; see "
       "tools/config_reference.md");
   EXPECT_THAT(BuildError(absl::StrReplaceAll(net, {{"layer[y->y] = softmax",
                                                     "layer[y->y] = softmax\n  "
                                                     "lr:step = 3"}})),
               ::testing::HasSubstr("net.conf:11: layer softmax_3 (softmax): "
-                                   "'lr:step' sets the learning-rate schedule "
-                                   "of the layer's weights, but it has none"));
+                                   "'lr:step' is an updater key for the "
+                                   "layer's weights, but it has none"));
+}
+
+// The parameters of the adam rule that weight `name` is updated with.
+const optim::AdamParam& AdamParamsOf(const NetWithoutData& built,
+                                     const std::string& name) {
+  const auto* adam =
+      dynamic_cast<const optim::AdamUpdater<cpu, float>*>(built.updater.get());
+  EXPECT_NE(adam, nullptr);
+  return adam->ParamsOf(name);
+}
+
+// The rule's keys inside a layer (beta1, momentum_schedule, ...) and after
+// a weight tag, there or globally, are those weights' own, as cxxnet's
+// per-weight updaters read them; the other weights keep the updater's.
+TEST(NetSetupTest, ALayersRuleKeysAreItsWeightsOwn) {
+  const std::string net =
+      "netconfig = start\n"                    // 1
+      "layer[in->h] = fullc:fc1\n"             // 2
+      "  nhidden = 3\n"                        // 3
+      "  beta1 = 0.25\n"                       // 4
+      "  bias:epsilon = 0.5\n"                 // 5
+      "  momentum_schedule = 1\n"              // 6
+      "layer[h->y] = fullc:fc2\n"              // 7
+      "  nhidden = 2\n"                        // 8
+      "layer[y->y] = softmax\n"                // 9
+      "netconfig = end\n"                      // 10
+      "batch_size = 2\ninput_shape = 1,1,4\n"  // 11, 12
+      "updater = adam\nbeta1 = 0.125\n"        // 13, 14
+      "bias:beta2 = 0.0625\n";                 // 15
+  const NetWithoutData built = Build(net);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.wmat").beta1, 0.25f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.wmat").epsilon, 1e-8f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.wmat").beta2, 0.001f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.bias").beta1, 0.25f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.bias").epsilon, 0.5f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc1.bias").beta2, 0.0625f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc2.wmat").beta1, 0.125f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc2.wmat").beta2, 0.001f);
+  EXPECT_FLOAT_EQ(AdamParamsOf(built, "fc2.bias").beta2, 0.0625f);
+  // adam does not read momentum_schedule: a notice, as for a global key.
+  ASSERT_EQ(built.notices.size(), 1u);
+  EXPECT_EQ(built.notices[0].ToString(),
+            "notice: net.conf:6: 'momentum_schedule' has no effect with "
+            "updater = adam (nag and sgd read it)");
+
+  // sgd reads it: that layer's weights ramp their momentum, the others not.
+  const NetWithoutData sgd = Build(absl::StrReplaceAll(
+      net, {{"updater = adam", "updater = sgd"},
+            {"  beta1 = 0.25", "  saturation_epoch = 4"},
+            {"  bias:epsilon = 0.5", "  base_momentum = 0.25"},
+            {"beta1 = 0.125", "momentum = 0.75"},
+            {"bias:beta2 = 0.0625", "wmat:lr:factor = 0.5"}}));
+  const auto* momentum =
+      dynamic_cast<const optim::SgdUpdater<cpu, float>*>(sgd.updater.get());
+  ASSERT_NE(momentum, nullptr);
+  for (const char* weight : {"fc1.wmat", "fc1.bias"}) {
+    const optim::MomentumParam& own = momentum->ParamsOf(weight);
+    // From 0.25 to final_momentum 0.9 over 4 updates.
+    EXPECT_DOUBLE_EQ(own.MomentumAt(0, std::nullopt), 0.25) << weight;
+    EXPECT_NEAR(own.MomentumAt(2, std::nullopt), 0.25 + 0.65 / 2, 1e-6)
+        << weight;
+  }
+  EXPECT_DOUBLE_EQ(momentum->ParamsOf("fc2.wmat").MomentumAt(0, std::nullopt),
+                   0.75);
+
+  // Bad values are refused at their line, naming the weight.
+  EXPECT_EQ(
+      BuildError(absl::StrReplaceAll(net, {{"beta1 = 0.25", "beta1 = 2"}})),
+      "net.conf:4: updater 'adam': weight 'fc1.wmat': AdamParam: key "
+      "'beta1': expected float in [0, 1], got '2'");
+  EXPECT_THAT(
+      BuildError(
+          absl::StrReplaceAll(net, {{"updater = adam", "updater = sgd"},
+                                    {"  beta1 = 0.25", "  nhidden = 3"}})),
+      ::testing::HasSubstr("net.conf:6: updater 'sgd': weight 'fc1.wmat': "
+                           "momentum_schedule = 1 needs saturation_epoch"));
+  EXPECT_EQ(BuildError(net + "gamma:beta1 = 0.5\n"),
+            "net.conf:16: 'gamma:beta1': no weight of the net has the tag "
+            "'gamma'");
 }
 
 TEST(NetSetupTest, MetricLinesAreCheckedWithoutData) {

@@ -17,6 +17,7 @@ KeySchema MakeTrainerSchema() {
   schema.AddIndexedGlobalKeys(TrainerIndexedKeys());
   for (const std::string& type : optim::UpdaterRegistry::List()) {
     schema.AddGlobalKeys(optim::UpdaterKeys(type));
+    schema.AddWeightUpdaterKeys(optim::UpdaterWeightKeys(type));
   }
   AddLayerTypes(&schema);
   AddIteratorSchema(&schema);

@@ -10,7 +10,8 @@
 //   ConfigSchema, KeySchema, ValidateTrainConfig,
 //   LayerSettings, IteratorSettings, ToParamKwargs,
 //   ConfigErrorFromParamError                          config_schema.h
-//   ConfigNotice, ReadCxxnetForms                  cxxnet_notices.h
+//   ConfigNotice, ReadCxxnetForms                      cxxnet_notices.h
+//   SeparateUpdaterSettings                            updater_settings.h
 //
 // Example:
 //
@@ -39,5 +40,6 @@
 #include "train/config/iterator_config.h"
 #include "train/config/net_config.h"
 #include "train/config/train_config.h"
+#include "train/config/updater_settings.h"
 
 #endif  // UMBRA_TRAIN_CONFIG_CONFIG_H_

@@ -132,7 +132,7 @@ bool IsWeightTag(absl::string_view prefix,
 }
 
 // The hint for an unknown `key` that is a valid key after a prefix: a
-// weight tag before a key that applies to every weight (`bias:beta1`), or
+// weight tag before a key that is no layer's (`bias:batch_size`), or
 // a prefix that is no tag (`lr:eta`); "" otherwise. Checked before "did you
 // mean", which would point from such a key to a layer's (bias:eta).
 std::string PrefixHint(absl::string_view key,
@@ -147,8 +147,8 @@ std::string PrefixHint(absl::string_view key,
   const absl::string_view rest = key.substr(colon + 1);
   if (IsWeightTag(prefix, valid, tags)) {
     return absl::StrCat("; '", rest,
-                        "' applies to every weight: a weight tag goes only "
-                        "before a layer's key (wmat:lr, bias:wd); write '",
+                        "' is not a layer key: a weight tag goes only before "
+                        "a layer's key (wmat:lr, bias:wd); write '",
                         rest, "'");
   }
   return absl::StrCat("; '", prefix, ":' is not a weight tag",
@@ -306,6 +306,10 @@ void KeySchema::AddLayerType(const std::string& type,
 void KeySchema::AddIteratorType(const std::string& type,
                                 const std::vector<std::string>& keys) {
   iterator_keys_[type].insert(keys.begin(), keys.end());
+}
+
+void KeySchema::AddWeightUpdaterKeys(const std::vector<std::string>& keys) {
+  weight_updater_keys_.insert(keys.begin(), keys.end());
 }
 
 void KeySchema::AddGlobalParamStructs(

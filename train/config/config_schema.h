@@ -91,6 +91,11 @@ class ConfigSchema {
   virtual std::vector<std::string> WeightTags() const {
     return {"wmat", "bias"};
   }
+  // The updater keys a layer may set for its own weights (cxxnet had an
+  // updater per weight): `beta1`, `momentum_schedule`, the schedule's
+  // `lr:step`; SeparateUpdaterSettings moves them out of the layer's
+  // settings.
+  virtual std::vector<std::string> WeightUpdaterKeys() const { return {}; }
 };
 
 // A ConfigSchema made of key lists. Adding to a type that exists adds keys.
@@ -113,6 +118,7 @@ class KeySchema : public ConfigSchema {
   void SetWeightTags(std::vector<std::string> tags) {
     weight_tags_ = std::move(tags);
   }
+  void AddWeightUpdaterKeys(const std::vector<std::string>& keys);
 
   std::vector<std::string> GlobalKeys() const override;
   std::vector<std::string> IndexedGlobalKeys() const override {
@@ -125,6 +131,9 @@ class KeySchema : public ConfigSchema {
   std::optional<std::vector<std::string>> IteratorKeys(
       absl::string_view type) const override;
   std::vector<std::string> WeightTags() const override { return weight_tags_; }
+  std::vector<std::string> WeightUpdaterKeys() const override {
+    return {weight_updater_keys_.begin(), weight_updater_keys_.end()};
+  }
 
  private:
   std::set<std::string> global_keys_;
@@ -132,6 +141,7 @@ class KeySchema : public ConfigSchema {
   std::map<std::string, std::set<std::string>, std::less<>> layer_keys_;
   std::map<std::string, std::set<std::string>, std::less<>> iterator_keys_;
   std::vector<std::string> weight_tags_ = {"wmat", "bias"};
+  std::set<std::string> weight_updater_keys_;
 };
 
 // The keys (fields and aliases) of a registered parameter struct, sorted.

@@ -355,24 +355,6 @@ void DropImageRootOfPacks(IteratorStage* stage,
   stage->settings = std::move(kept);
 }
 
-// Whether `key` (eta: already lr:) is a learning-rate schedule key, after
-// a weight tag (`wmat:lr:step`) when `tagged`, else perhaps.
-bool IsScheduleKey(const std::string& key, bool tagged) {
-  const bool tag =
-      !absl::StartsWith(key, "lr:") && absl::StrContains(key, ":lr:");
-  return tag || (!tagged && absl::StartsWith(key, "lr:"));
-}
-
-// Moves the entries of `from` whose key IsScheduleKey(key, tagged) to `to`.
-void MoveScheduleKeys(bool tagged, std::vector<ConfigEntry>* from,
-                      std::vector<ConfigEntry>* to) {
-  std::vector<ConfigEntry> kept;
-  for (ConfigEntry& entry : *from) {
-    (IsScheduleKey(entry.key, tagged) ? *to : kept).push_back(std::move(entry));
-  }
-  *from = std::move(kept);
-}
-
 // Drops the inert entries of `entries`, adding a notice for each. net_type
 // is inert at 0 and an error otherwise.
 void DropFrom(std::vector<ConfigEntry>* entries, Scope scope,
@@ -441,6 +423,12 @@ void AddAdamBetaWarning(const ConfigEntry& entry,
 
 }  // namespace
 
+bool InFileOrder(const ConfigNotice& a, const ConfigNotice& b) {
+  return a.location.argument != b.location.argument
+             ? a.location.argument < b.location.argument
+             : a.location.line < b.location.line;
+}
+
 std::string ConfigNotice::ToString() const {
   return absl::StrCat(warning ? "warning: " : "notice: ", location.ToString(),
                       ": ", text);
@@ -448,14 +436,18 @@ std::string ConfigNotice::ToString() const {
 
 std::vector<ConfigNotice> AdamBetaWarnings(const TrainConfig& config) {
   std::vector<ConfigNotice> warnings;
-  for (const ConfigEntry& entry : config.globals) {
-    AddAdamBetaWarning(entry, &warnings);
-  }
+  std::vector<const std::vector<ConfigEntry>*> lists = {
+      &config.globals, &config.tagged_updater_settings};
   for (const LayerDeclaration& layer : config.net.layers) {
-    for (const ConfigEntry& entry : layer.settings) {
+    lists.push_back(&layer.settings);
+    lists.push_back(&layer.updater_settings);
+  }
+  for (const std::vector<ConfigEntry>* entries : lists) {
+    for (const ConfigEntry& entry : *entries) {
       AddAdamBetaWarning(entry, &warnings);
     }
   }
+  std::stable_sort(warnings.begin(), warnings.end(), InFileOrder);
   return warnings;
 }
 
@@ -482,11 +474,7 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
     ReadInsanityLayer(&layer, &notices);
     ReadBatchNormNoMaLayer(&layer);
     DropFrom(&layer.settings, Scope::kLayerSettings, &notices);
-    // A layer's schedule keys (`lr:step`, `wmat:lr:step`).
-    MoveScheduleKeys(/*tagged=*/false, &layer.settings,
-                     &layer.schedule_settings);
   }
-  MoveScheduleKeys(/*tagged=*/true, &config->globals, &config->tagged_schedule);
   for (IteratorChain& chain : config->iterators) {
     for (IteratorStage& stage : chain.stages) {
       RenameImageIterator(&stage, &notices);
@@ -495,12 +483,7 @@ std::vector<ConfigNotice> ReadCxxnetForms(TrainConfig* config) {
       DropFrom(&stage.settings, Scope::kAnywhere, &notices);
     }
   }
-  std::stable_sort(notices.begin(), notices.end(),
-                   [](const ConfigNotice& a, const ConfigNotice& b) {
-                     return a.location.argument != b.location.argument
-                                ? a.location.argument < b.location.argument
-                                : a.location.line < b.location.line;
-                   });
+  std::stable_sort(notices.begin(), notices.end(), InFileOrder);
   return notices;
 }
 

@@ -45,6 +45,10 @@ struct ConfigNotice {
   std::string ToString() const;
 };
 
+// Whether notice `a` is at a line before `b`'s (the command line's after the
+// file's): the order notices are printed in.
+bool InFileOrder(const ConfigNotice& a, const ConfigNotice& b);
+
 // A cxxnet key that umbra accepts and ignores (for the config reference).
 struct InertCxxnetKey {
   std::string key;

@@ -75,10 +75,11 @@ struct LayerDeclaration {
   // The settings written after the layer line, in order (repeated keys kept;
   // the last wins). Keys keep their `wmat:` / `bias:` prefixes.
   std::vector<ConfigEntry> settings;
-  // The learning-rate schedule keys written after the layer line (`lr:step`,
-  // `wmat:lr:schedule`): its weights' own schedule, as cxxnet's per-layer
-  // updaters read them (moved out of `settings` by ReadCxxnetForms).
-  std::vector<ConfigEntry> schedule_settings;
+  // The updater keys written after the layer line (`lr:step`,
+  // `wmat:lr:schedule`, `beta1`, `bias:momentum_schedule`): its weights'
+  // own, as cxxnet's per-weight updaters read them (moved out of `settings`
+  // by SeparateUpdaterSettings).
+  std::vector<ConfigEntry> updater_settings;
 
   // "layer fc1 (fullc)" or "layer share_2 (share[fc1])", as messages name
   // it.

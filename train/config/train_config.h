@@ -52,10 +52,10 @@ struct TrainConfig {
   std::string source;
   // Global entries in order: the file's, then the command line's.
   std::vector<ConfigEntry> globals;
-  // Global learning-rate schedule keys after a weight tag (`bias:lr:step`):
-  // the schedule of every weight with that tag (moved out of `globals` by
-  // ReadCxxnetForms), as cxxnet applied them.
-  std::vector<ConfigEntry> tagged_schedule;
+  // Global updater keys after a weight tag (`bias:lr:step`, `wmat:beta1`):
+  // every weight's with that tag, as cxxnet applied them (moved out of
+  // `globals` by SeparateUpdaterSettings).
+  std::vector<ConfigEntry> tagged_updater_settings;
   NetConfig net;
   // Iterator blocks in file order.
   std::vector<IteratorChain> iterators;

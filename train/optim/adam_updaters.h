@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "train/optim/rule_updater.h"
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
@@ -33,7 +34,7 @@ namespace optim {
 
 // decoupled = false: adam; true: adamw.
 template <typename xpu, typename DType, bool decoupled>
-class AdamFamilyUpdater : public Updater<xpu, DType> {
+class AdamFamilyUpdater : public RuleUpdater<xpu, DType, AdamParam> {
  public:
   static UpdaterTypeInfo Describe() {
     UpdaterTypeInfo info;
@@ -47,25 +48,16 @@ class AdamFamilyUpdater : public Updater<xpu, DType> {
     return info;
   }
   std::vector<std::string> StateNames() const override { return {"m", "v"}; }
-  const AdamParam& param() const { return param_; }
 
  protected:
-  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
-    return InitKnown(&param_, kwargs, this->Label());
-  }
-  std::vector<std::string> OwnKeys() const override {
-    return KeysOf<AdamParam>();
-  }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
+    const AdamParam& params = this->ParamsOf(weight);
     ApplyAdamRule<xpu, DType>(
         weight.data, *weight.state[0], *weight.state[1], weight.grad, s.clip,
-        s.lr, s.wd, DType(1.0 - param_.beta1), DType(1.0 - param_.beta2),
-        DType(param_.epsilon), static_cast<long>(s.t), decoupled);
+        s.lr, s.wd, DType(1.0 - params.beta1), DType(1.0 - params.beta2),
+        DType(params.epsilon), static_cast<long>(s.t), decoupled);
   }
-
- private:
-  AdamParam param_;
 };
 
 template <typename xpu, typename DType>

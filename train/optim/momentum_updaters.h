@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "train/optim/rule_updater.h"
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
@@ -26,7 +27,7 @@ namespace optim {
 
 // nesterov = false: sgd; true: nag.
 template <typename xpu, typename DType, bool nesterov>
-class MomentumUpdater : public Updater<xpu, DType> {
+class MomentumUpdater : public RuleUpdater<xpu, DType, MomentumParam> {
  public:
   static UpdaterTypeInfo Describe() {
     UpdaterTypeInfo info;
@@ -39,33 +40,25 @@ class MomentumUpdater : public Updater<xpu, DType> {
     return info;
   }
   std::vector<std::string> StateNames() const override { return {"momentum"}; }
-  const MomentumParam& param() const { return param_; }
 
  protected:
-  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
-    ParamKwargs rest = InitKnown(&param_, kwargs, this->Label());
-    if (param_.momentum_schedule && param_.saturation_epoch == 0) {
-      throw OptimError(absl::StrCat(this->Label(),
+  void CheckParams(const MomentumParam& params,
+                   const std::string& label) const override {
+    if (params.momentum_schedule && params.saturation_epoch == 0) {
+      throw OptimError(absl::StrCat(label,
                                     ": momentum_schedule = 1 needs "
                                     "saturation_epoch, the updates its ramp "
                                     "takes (at least 1)"),
                        "momentum_schedule");
     }
-    return rest;
-  }
-  std::vector<std::string> OwnKeys() const override {
-    return KeysOf<MomentumParam>();
   }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
-    const DType momentum =
-        DType(param_.MomentumAt(s.t - 1, weight.settings.momentum));
+    const DType momentum = DType(
+        this->ParamsOf(weight).MomentumAt(s.t - 1, weight.settings.momentum));
     ApplyMomentumRule<xpu, DType>(weight.data, *weight.state[0], weight.grad,
                                   s.clip, s.lr, s.wd, momentum, nesterov);
   }
-
- private:
-  MomentumParam param_;
 };
 
 template <typename xpu, typename DType>

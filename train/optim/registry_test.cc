@@ -47,6 +47,20 @@ TEST(UpdaterRegistry, KeysOfAnUpdater) {
                                       "RMSPropParam"}));
 }
 
+// A weight's own keys are the updater's but its layer's eta and wd, as the
+// updater itself accepts them.
+TEST(UpdaterRegistry, KeysAWeightMayHaveOfItsOwn) {
+  std::vector<std::string> sgd = UpdaterKeys("sgd");
+  for (const char* layers : {"eta", "lr", "wd"}) {
+    sgd.erase(std::find(sgd.begin(), sgd.end(), layers));
+  }
+  EXPECT_EQ(UpdaterWeightKeys("sgd"), sgd);
+  for (const std::string& type : UpdaterRegistry::List()) {
+    const auto updater = CreateUpdater<cpu, float>(type, {});
+    EXPECT_EQ(UpdaterWeightKeys(type), updater->WeightKeys()) << type;
+  }
+}
+
 TEST(UpdaterRegistry, UnknownNameSuggestsAndLists) {
   EXPECT_EQ(OptimErrorOf([] { CreateUpdater<cpu, float>("adma", {}); }),
             "unknown updater 'adma'; did you mean 'adam'? Known updaters: "

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "train/optim/rule_updater.h"
 #include "train/optim/update_steps.h"
 #include "train/optim/updater.h"
 #include "train/optim/updater_param.h"
@@ -22,7 +23,7 @@ namespace umbra {
 namespace optim {
 
 template <typename xpu, typename DType>
-class RmspropUpdater : public Updater<xpu, DType> {
+class RmspropUpdater : public RuleUpdater<xpu, DType, RMSPropParam> {
  public:
   static UpdaterTypeInfo Describe() {
     UpdaterTypeInfo info;
@@ -35,24 +36,15 @@ class RmspropUpdater : public Updater<xpu, DType> {
   std::vector<std::string> StateNames() const override {
     return {"mean_square"};
   }
-  const RMSPropParam& param() const { return param_; }
 
  protected:
-  ParamKwargs SetParams(const ParamKwargs& kwargs) override {
-    return InitKnown(&param_, kwargs, this->Label());
-  }
-  std::vector<std::string> OwnKeys() const override {
-    return KeysOf<RMSPropParam>();
-  }
   void Step(const UpdaterWeight<xpu, DType>& weight,
             const StepScalars<DType>& s) override {
+    const RMSPropParam& params = this->ParamsOf(weight);
     ApplyRmspropRule<xpu, DType>(weight.data, *weight.state[0], weight.grad,
-                                 s.clip, s.lr, s.wd, DType(param_.rho),
-                                 DType(param_.epsilon));
+                                 s.clip, s.lr, s.wd, DType(params.rho),
+                                 DType(params.epsilon));
   }
-
- private:
-  RMSPropParam param_;
 };
 
 }  // namespace optim

@@ -23,6 +23,9 @@
 //   - Each weight's learning rate and weight decay are the layer's
 //     per-weight settings merged over the updater's (ResolveWeightSettings);
 //     the schedule scales the learning rate (schedule.h).
+//   - A weight may have updater keys of its own (SetWeightSettings: its
+//     schedule, the rule's keys, clip_gradient), as cxxnet had an updater
+//     per weight; the others follow the updater's.
 //   - Update() applies the rule to every weight, sets every gradient to 0
 //     (layers add to gradients), then counts one update. The rule sees
 //     t = num_update + 1, the 1-based number of this step (Adam's bias
@@ -69,6 +72,11 @@ struct UpdaterWeight {
   // The weight's own schedule (its layer's lr:* keys); nullopt: the
   // updater's.
   std::optional<LearningRateSchedule> schedule;
+  // Which of the rule's parameter sets the weight follows (0: the
+  // updater's; see RuleUpdater).
+  int rule = 0;
+  // > 0: gradient elements are clipped to [-clip, clip] (NaN to 0).
+  float clip_gradient = 0;
   // One tensor per name in StateNames(), shaped as data, zero at first.
   std::vector<std::unique_ptr<TensorContainer<xpu, 1, DType>>> state;
 };
@@ -114,11 +122,15 @@ class Updater {
   // duplicate name, a size mismatch, or a call after the first Update.
   void AddWeight(const layers::WeightRef<xpu, DType>& weight);
 
-  // Gives weight `name` a schedule of its own: the updater's lr:* keys with
-  // `own` (lr:* keys too) on top. Throws OptimError naming the updater, the
-  // weight and the key: an unknown name, a key that is not a schedule key,
-  // a bad value.
-  void SetWeightSchedule(const std::string& name, const ParamKwargs& own);
+  // Gives weight `name` updater settings of its own: the updater's keys
+  // with `own` on top, read as Configure reads them. `own` may hold the
+  // keys of WeightKeys() (the schedule's lr:*, the rule's keys,
+  // clip_gradient), not eta or wd: a weight's are its layer's
+  // (ResolveWeightSettings). Throws OptimError naming the updater, the
+  // weight and the key: an unknown name, another key, a bad value.
+  void SetWeightSettings(const std::string& name, const ParamKwargs& own);
+  // The keys a weight may have of its own (SetWeightSettings), sorted.
+  std::vector<std::string> WeightKeys() const;
 
   // Sets the current round (the schedule may count rounds).
   void StartRound(int round) { progress_.round = round; }
@@ -146,9 +158,12 @@ class Updater {
   virtual std::vector<std::string> StateNames() const = 0;
 
  protected:
-  // Sets the rule's own struct from `kwargs` (InitKnown) and returns the
-  // pairs it does not declare.
-  virtual ParamKwargs SetParams(const ParamKwargs& kwargs) = 0;
+  // Adds a parameter set of the rule read from `kwargs` (InitKnown):
+  // Configure's is the first (index 0), each SetWeightSettings adds the
+  // weight's. Returns its index; `rest` gets the pairs the rule does not
+  // declare. Throws OptimError starting with `label` for a bad value.
+  virtual int AddRuleParams(const ParamKwargs& kwargs, const std::string& label,
+                            ParamKwargs* rest) = 0;
   // The keys of the rule's own struct (KeysOf<...>()).
   virtual std::vector<std::string> OwnKeys() const = 0;
   // Applies the rule to one weight; the gradient is not cleared here.
@@ -164,11 +179,22 @@ class Updater {
     return weight.schedule ? *weight.schedule : schedule_;
   }
 
+  // What one list of pairs sets: the common keys, the schedule and the
+  // rule's parameter set (its index).
+  struct Settings {
+    UpdaterParam common;
+    LearningRateSchedule schedule;
+    int rule = 0;
+  };
+  // Reads `kwargs` (every key must belong to UpdaterParam, ScheduleParam or
+  // the rule); `label` starts the errors.
+  Settings Read(const ParamKwargs& kwargs, const std::string& label);
+
   std::string type_ = "?";
   UpdaterParam common_;
   LearningRateSchedule schedule_;
-  // The lr:* pairs schedule_ was made from.
-  ParamKwargs schedule_kwargs_;
+  // The pairs Configure read: a weight's own settings go on top of them.
+  ParamKwargs kwargs_;
   TrainProgress progress_;
   std::vector<std::unique_ptr<UpdaterWeight<xpu, DType>>> weights_;
 };
@@ -176,30 +202,34 @@ class Updater {
 // ---------------------------------------------------------------------------
 
 template <typename xpu, typename DType>
-void Updater<xpu, DType>::Configure(const std::string& type,
-                                    const ParamKwargs& kwargs) {
-  type_ = type;
-  const std::string label = Label();
-  ParamKwargs rest = InitKnown(&common_, kwargs, label);
+typename Updater<xpu, DType>::Settings Updater<xpu, DType>::Read(
+    const ParamKwargs& kwargs, const std::string& label) {
+  Settings settings;
+  ParamKwargs rest = InitKnown(&settings.common, kwargs, label);
   ScheduleParam schedule_param;
-  const ParamKwargs before_schedule = rest;
   rest = InitKnown(&schedule_param, rest, label);
-  for (const auto& pair : before_schedule) {
-    if (std::find(rest.begin(), rest.end(), pair) == rest.end()) {
-      schedule_kwargs_.push_back(pair);
-    }
-  }
-  rest = SetParams(rest);
+  settings.rule = AddRuleParams(rest, label, &rest);
   if (!rest.empty()) {
     throw UnknownKeyError(label, rest.front().first,
                           MergeKeys({KeysOf<UpdaterParam>(), OwnKeys(),
                                      KeysOf<ScheduleParam>()}));
   }
   try {
-    schedule_ = LearningRateSchedule(schedule_param);
+    settings.schedule = LearningRateSchedule(schedule_param);
   } catch (const OptimError& e) {
     throw OptimError(absl::StrCat(label, ": ", e.what()), e.key());
   }
+  return settings;
+}
+
+template <typename xpu, typename DType>
+void Updater<xpu, DType>::Configure(const std::string& type,
+                                    const ParamKwargs& kwargs) {
+  type_ = type;
+  Settings settings = Read(kwargs, Label());
+  common_ = settings.common;
+  schedule_ = std::move(settings.schedule);
+  kwargs_ = kwargs;
 }
 
 template <typename xpu, typename DType>
@@ -225,6 +255,7 @@ void Updater<xpu, DType>::AddWeight(
   slot->data = weight.data;
   slot->grad = weight.grad;
   slot->settings = ResolveWeightSettings(weight.settings, common_);
+  slot->clip_gradient = common_.clip_gradient;
   for (size_t i = 0; i < StateNames().size(); ++i) {
     auto state = std::make_unique<TensorContainer<xpu, 1, DType>>(
         weight.data.shape_, DType(0), false);
@@ -235,7 +266,7 @@ void Updater<xpu, DType>::AddWeight(
 }
 
 template <typename xpu, typename DType>
-void Updater<xpu, DType>::SetWeightSchedule(const std::string& name,
+void Updater<xpu, DType>::SetWeightSettings(const std::string& name,
                                             const ParamKwargs& own) {
   const std::string label = absl::StrCat(Label(), ": weight '", name, "'");
   UpdaterWeight<xpu, DType>* weight = nullptr;
@@ -245,20 +276,24 @@ void Updater<xpu, DType>::SetWeightSchedule(const std::string& name,
   if (weight == nullptr) {
     throw OptimError(absl::StrCat(Label(), ": no weight named '", name, "'"));
   }
-  ScheduleParam checked;
-  const ParamKwargs rest = InitKnown(&checked, own, label);
-  if (!rest.empty()) {
-    throw UnknownKeyError(label, rest.front().first, KeysOf<ScheduleParam>());
+  const std::vector<std::string> keys = WeightKeys();
+  for (const auto& [key, value] : own) {
+    if (!std::binary_search(keys.begin(), keys.end(), key)) {
+      throw UnknownKeyError(label, key, keys);
+    }
   }
-  ParamKwargs merged = schedule_kwargs_;
+  ParamKwargs merged = kwargs_;
   merged.insert(merged.end(), own.begin(), own.end());
-  ScheduleParam param;
-  InitKnown(&param, merged, label);
-  try {
-    weight->schedule = LearningRateSchedule(param);
-  } catch (const OptimError& e) {
-    throw OptimError(absl::StrCat(label, ": ", e.what()), e.key());
-  }
+  Settings settings = Read(merged, label);
+  weight->schedule = std::move(settings.schedule);
+  weight->rule = settings.rule;
+  weight->clip_gradient = settings.common.clip_gradient;
+}
+
+template <typename xpu, typename DType>
+std::vector<std::string> Updater<xpu, DType>::WeightKeys() const {
+  return MergeKeys(
+      {KeysOf<ScheduleParam>(), OwnKeys(), WeightOwnUpdaterParamKeys()});
 }
 
 template <typename xpu, typename DType>
@@ -268,7 +303,7 @@ void Updater<xpu, DType>::Update() {
     scalars.lr =
         DType(ScheduleOf(*weight).Rate(weight->settings.lr, progress_));
     scalars.wd = DType(weight->settings.wd);
-    scalars.clip = DType(common_.clip_gradient);
+    scalars.clip = DType(weight->clip_gradient);
     scalars.t = progress_.num_update + 1;
     Step(*weight, scalars);
     Tensor<xpu, 1, DType> grad = weight->grad;

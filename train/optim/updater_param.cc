@@ -8,6 +8,10 @@ UMBRA_REGISTER_PARAMETER(MomentumParam);
 UMBRA_REGISTER_PARAMETER(AdamParam);
 UMBRA_REGISTER_PARAMETER(RMSPropParam);
 
+std::vector<std::string> WeightOwnUpdaterParamKeys() {
+  return {"clip_gradient"};
+}
+
 WeightSettings ResolveWeightSettings(const layers::WeightParam* settings,
                                      const UpdaterParam& updater) {
   WeightSettings out;

@@ -5,7 +5,9 @@
 // Per-weight overrides are not here: a layer's WeightParam (layers/
 // weight_param.h) holds `lr`/`eta`, `wd`, `momentum`, `lr_mult` and
 // `wd_mult` for each weight tag (`wmat:lr = 0.1`, `bias:wd = 0`), and
-// ResolveWeightSettings merges them over UpdaterParam.
+// ResolveWeightSettings merges them over UpdaterParam. A weight's own
+// values of the other keys (`beta1`, `lr:step` inside a layer) are a
+// parameter set of their own (Updater::SetWeightSettings).
 //
 // Example:
 //
@@ -18,6 +20,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "layers/weight_param.h"
 #include "param/param.h"
@@ -139,6 +143,11 @@ struct RMSPropParam : public Parameter<RMSPropParam> {
         .describe("Added to the root mean square.");
   }
 };
+
+// The keys of UpdaterParam that a weight may have of its own
+// (Updater::SetWeightSettings): clip_gradient. Its eta and wd are its
+// layer's (WeightParam), merged by ResolveWeightSettings.
+std::vector<std::string> WeightOwnUpdaterParamKeys();
 
 // The learning rate, weight decay and momentum one weight is trained with.
 struct WeightSettings {

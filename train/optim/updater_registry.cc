@@ -1,5 +1,7 @@
 #include "train/optim/updater_registry.h"
 
+#include <algorithm>
+
 #include "train/optim/param_keys.h"
 
 namespace umbra {
@@ -28,6 +30,20 @@ std::vector<std::string> UpdaterKeys(absl::string_view type) {
     lists.push_back(keys);
   }
   return MergeKeys(lists);
+}
+
+std::vector<std::string> UpdaterWeightKeys(absl::string_view type) {
+  const std::vector<std::string> common = KeysOf<UpdaterParam>();
+  const std::vector<std::string> own = WeightOwnUpdaterParamKeys();
+  const auto in = [](const std::vector<std::string>& keys,
+                     const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  std::vector<std::string> keys;
+  for (const std::string& key : UpdaterKeys(type)) {
+    if (!in(common, key) || in(own, key)) keys.push_back(key);
+  }
+  return keys;
 }
 
 }  // namespace optim

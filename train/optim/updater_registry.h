@@ -66,6 +66,11 @@ using UpdaterRegistry = TypeRegistry<UpdaterTypeInfo, Updater>;
 // type.
 std::vector<std::string> UpdaterKeys(absl::string_view type);
 
+// The keys of updater `type` a weight may have of its own
+// (Updater::SetWeightSettings: all but eta and wd, which are its layer's),
+// sorted. Throws OptimError for an unknown type.
+std::vector<std::string> UpdaterWeightKeys(absl::string_view type);
+
 // The names of the parameter structs every updater reads plus those of
 // `type`, e.g. {"UpdaterParam", "ScheduleParam", "AdamParam"}.
 std::vector<std::string> UpdaterParamStructs(absl::string_view type);

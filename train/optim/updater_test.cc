@@ -157,14 +157,18 @@ class UpdaterTest : public ::testing::Test {
  protected:
   // Runs `steps` updates of an updater made from `p` (plus `extra` keys)
   // on two random weights and compares with the reference; `rate(t)` is
-  // the scheduled rate of step t (0-based) for base rate 1.
+  // the scheduled rate of step t (0-based) for base rate 1. With `second`,
+  // the second weight has its rule keys and clip_gradient of its own
+  // (SetWeightSettings); its lr and wd are p's.
   void CheckAgainstReference(const RefParams& given, int steps,
                              const ParamKwargs& extra = {},
-                             double (*rate)(long) = nullptr) {
+                             double (*rate)(long) = nullptr,
+                             const RefParams* second = nullptr) {
     const RefParams p = AsStored(given);
     ParamKwargs kwargs = KwargsOf(given);
     kwargs.insert(kwargs.end(), extra.begin(), extra.end());
     auto updater = CreateUpdater<cpu, DType>(p.type, kwargs);
+    const RefParams second_p = second ? AsStored(*second) : p;
     std::mt19937 gen(7);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     std::vector<TestWeight<DType>> weights(2);
@@ -180,6 +184,13 @@ class UpdaterTest : public ::testing::Test {
       refs[k].w.assign(weights[k].data.begin(), weights[k].data.end());
       updater->AddWeight(weights[k].Ref());
     }
+    if (second != nullptr) {
+      ParamKwargs own;
+      for (const auto& pair : KwargsOf(*second)) {
+        if (pair.first != "eta" && pair.first != "wd") own.push_back(pair);
+      }
+      updater->SetWeightSettings(weights[1].name, own);
+    }
     for (int t = 0; t < steps; ++t) {
       const double lr = p.lr * (rate ? rate(t) : 1.0);
       for (size_t k = 0; k < weights.size(); ++k) {
@@ -188,7 +199,7 @@ class UpdaterTest : public ::testing::Test {
           x = DType(2.0 * uniform(gen));
           g.push_back(x);
         }
-        RefStep(p, lr, t + 1, g, &refs[k]);
+        RefStep(k == 1 ? second_p : p, lr, t + 1, g, &refs[k]);
       }
       updater->Update();
       for (size_t k = 0; k < weights.size(); ++k) {
@@ -240,6 +251,26 @@ TYPED_TEST(UpdaterTest, ClippedGradients) {
     p.wd = 0.01;
     p.clip = 0.5;  // gradients are drawn from [-2, 2]
     this->CheckAgainstReference(p, 4);
+  }
+}
+
+// cxxnet's per-weight updaters: one weight's rule keys (beta1 inside a
+// layer, bias:momentum_schedule) are its own, the other follows the
+// updater's.
+TYPED_TEST(UpdaterTest, AWeightsOwnRuleKeysOverrideTheUpdaters) {
+  for (const char* type : {"sgd", "nag", "adam", "adamw", "rmsprop"}) {
+    RefParams p;
+    p.type = type;
+    p.lr = 0.04;
+    p.wd = 0.01;
+    RefParams own = p;
+    own.clip = 0.5;  // gradients are drawn from [-2, 2]
+    own.momentum = 0.3;
+    own.beta1 = 0.4;
+    own.beta2 = 0.05;
+    own.epsilon = 1e-2;
+    own.rho = 0.5;
+    this->CheckAgainstReference(p, 5, {}, nullptr, &own);
   }
 }
 
@@ -404,19 +435,25 @@ TEST(UpdaterSchedules, AWeightsOwnScheduleOverridesTheUpdaters) {
                                                 {"lr:factor", "0.5"}});
   sgd->AddWeight(WeightOf("own", &wa, &ga, nullptr));
   sgd->AddWeight(WeightOf("plain", &wb, &gb, nullptr));
-  sgd->SetWeightSchedule("own", {{"lr:step", "1"}, {"lr:factor", "0.25"}});
+  sgd->SetWeightSettings("own", {{"lr:step", "1"}, {"lr:factor", "0.25"}});
   for (int t = 0; t < 3; ++t) sgd->Update();
   // After 3 updates: own 0.25^3, plain 0.5^(3 / 2) = 0.5.
   EXPECT_DOUBLE_EQ(sgd->CurrentRate("own"), 0.25 * 0.25 * 0.25);
   EXPECT_DOUBLE_EQ(sgd->CurrentRate("plain"), 0.5);
+  // A weight's eta and wd are its layer's settings, not updater keys.
   EXPECT_THAT(OptimErrorOf([&] {
-                sgd->SetWeightSchedule("own", {{"wd", "1"}});
+                sgd->SetWeightSettings("own", {{"wd", "1"}});
               }),
               HasSubstr("weight 'own': unknown key 'wd'"));
   EXPECT_THAT(OptimErrorOf([&] {
-                sgd->SetWeightSchedule("none", {{"lr:step", "1"}});
+                sgd->SetWeightSettings("none", {{"lr:step", "1"}});
               }),
               HasSubstr("no weight named 'none'"));
+  EXPECT_THAT(OptimErrorOf([&] {
+                sgd->SetWeightSettings("own", {{"momentum_schedule", "1"}});
+              }),
+              HasSubstr("updater 'sgd': weight 'own': momentum_schedule = 1 "
+                        "needs saturation_epoch"));
 }
 
 TEST(UpdaterWeights, DuplicateLateAndMismatchedWeightsAreErrors) {
