@@ -11,7 +11,9 @@
 // flight take at most temp_col_max * 2^18 elements together (cxxnet's unit:
 // 1 MiB of float; default 64), but at least one image (temp_col_max = 0: one
 // image at a time). They are allocated once in Setup and reused by every
-// Forward and Backprop. On the gpu it runs on cuDNN (layers/gpu), which
+// Forward and Backprop; when the whole batch's fit in temp_col_max, a
+// training Forward keeps every image's for Backprop, which then skips its
+// im2col. On the gpu it runs on cuDNN (layers/gpu), which
 // ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
@@ -68,7 +70,9 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
             "Temporary memory for the patch matrices of the images computed "
             "at once (one per thread), in units of 2^18 elements (1 MiB of "
             "float), as cxxnet; 0, or less than one image's patch matrix: "
-            "one image at a time. Default 64 (64 MiB of float).");
+            "one image at a time. When the whole batch's fit, training keeps "
+            "them from the forward pass for the backward pass. Default 64 "
+            "(64 MiB of float).");
     UMBRA_DECLARE_ALIAS(nchannel, num_channel);
     UMBRA_DECLARE_ALIAS(ngroup, num_group);
   }
@@ -198,8 +202,12 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out = this->out(0).data;
     const bool has_bias = !this->param_.no_bias;
+    cols_hold_batch_ = is_train && BatchColsFit();
+    if (cols_hold_batch_ && cols_.size(0) < in.size(0)) {
+      cols_.Resize(Shape3(in.size(0), cols_.size(1), cols_.size(2)));
+    }
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = cols_[task];
+      Tensor<xpu, 2, DType> col = ColOf(task, n);
       Im2Col(this->geom_, in.Slice(n, n + 1), col);
       Tensor<xpu, 2, DType> image_out = Pixels(out[n]);
       for (index_t g = 0; g < this->ngroup(); ++g) {
@@ -220,11 +228,11 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     wmat_grads_ = DType(0);
     bias_grads_ = DType(0);
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = cols_[task];
+      Tensor<xpu, 2, DType> col = ColOf(task, n);
       Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
       const Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
       if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
-      Im2Col(this->geom_, in.Slice(n, n + 1), col);
+      if (!cols_hold_batch_) Im2Col(this->geom_, in.Slice(n, n + 1), col);
       for (index_t g = 0; g < this->ngroup(); ++g) {
         GroupRows(wmat_grad, g, this->out_per_group()) +=
             dot(GroupRows(image_grad, g, this->out_per_group()),
@@ -238,6 +246,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       }
       Col2Im(this->geom_, col, this->in(0).grad.Slice(n, n + 1));
     });
+    cols_hold_batch_ = false;  // the input gradients were computed in them
     Tensor<xpu, 2, DType> wmat_grad =
         Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
     for (index_t task = 0; task < tasks_; ++task) {
@@ -256,6 +265,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                                 geom.OutPixels() * geom.PatchSize(),
                                 this->in_shapes()[0][0], GetNumThreads());
     cols_.Resize(Shape3(tasks_, geom.PatchSize(), geom.OutPixels()));
+    cols_hold_batch_ = false;
     wmat_grads_.Resize(
         Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));
     bias_grads_.Resize(Shape2(tasks_, this->param_.nchannel));
@@ -276,6 +286,17 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       }
     });
   }
+  // Whether the patch matrices of the whole batch fit in temp_col_max.
+  bool BatchColsFit() const {
+    const index_t budget = index_t(this->param_.temp_col_max)
+                           << kTempColUnitShift;
+    return this->in(0).data.size(0) * cols_.size(1) * cols_.size(2) <= budget;
+  }
+  // The patch matrix of image n, computed by task `task`: its own while
+  // cols_hold_batch_, else the task's.
+  Tensor<xpu, 2, DType> ColOf(index_t task, index_t n) {
+    return cols_hold_batch_ ? cols_[n] : cols_[task];
+  }
   // Rows [g * rows, (g + 1) * rows) of a matrix.
   static Tensor<xpu, 2, DType> GroupRows(const Tensor<xpu, 2, DType>& m,
                                          index_t g, index_t rows) {
@@ -287,6 +308,9 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   }
 
   index_t tasks_ = 1;
+  // Whether cols_[n] holds image n's patch matrix from the last Forward (a
+  // training one, BatchColsFit), for Backprop.
+  bool cols_hold_batch_ = false;
   TensorContainer<xpu, 3, DType> cols_{false};
   TensorContainer<xpu, 3, DType> wmat_grads_{false};
   TensorContainer<xpu, 2, DType> bias_grads_{false};

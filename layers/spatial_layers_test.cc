@@ -155,7 +155,9 @@ TEST(ConvLayerTest, ForwardMatchesNaive) {
 }
 
 // Images computed one at a time and several at once (their weight gradients
-// summed at the end) agree in every output and gradient.
+// summed at the end; the whole batch's patch matrices kept from the training
+// Forward for Backprop) agree in every output and gradient, step after step
+// with an evaluation between.
 TEST(ConvLayerTest, ParallelImagesGiveTheSameResults) {
   const ParamKwargs base = {{"nchannel", "4"}, {"kernel_size", "3"},
                             {"pad", "1"},      {"ngroup", "2"},
@@ -173,22 +175,27 @@ TEST(ConvLayerTest, ParallelImagesGiveTheSameResults) {
   };
   EXPECT_EQ(parallel_images(whole), 3);
   EXPECT_EQ(parallel_images(serial), 1);
-  for (Net* net : {&whole, &serial}) {
-    FillRandom(net->in(0).data, 11);
-    FillRandom(net->out(0).grad, 12);
-    net->layer().Forward(true);
-    net->layer().Backprop(true);
-  }
   auto same = [](const auto& a, const auto& b, const char* what) {
     for (index_t i = 0; i < a.shape_.Size(); ++i) {
       ASSERT_NEAR(a.dptr_[i], b.dptr_[i], 1e-12) << what << " " << i;
     }
   };
-  same(whole.out(0).data, serial.out(0).data, "out");
-  same(whole.in(0).grad, serial.in(0).grad, "in grad");
-  for (size_t w = 0; w < 2; ++w) {
-    same(whole.layer().Weights()[w].grad, serial.layer().Weights()[w].grad,
-         "weight grad");
+  for (int step = 0; step < 2; ++step) {
+    for (Net* net : {&whole, &serial}) {
+      FillRandom(net->in(0).data, 11 + 10 * step);
+      FillRandom(net->out(0).grad, 12 + 10 * step);
+      net->layer().ZeroGradients();
+      net->layer().Forward(true);
+      net->layer().Backprop(true);
+      FillRandom(net->in(0).data, 13 + 10 * step);
+      net->layer().Forward(false);  // an evaluation between steps
+    }
+    same(whole.out(0).data, serial.out(0).data, "out");
+    same(whole.in(0).grad, serial.in(0).grad, "in grad");
+    for (size_t w = 0; w < 2; ++w) {
+      same(whole.layer().Weights()[w].grad, serial.layer().Weights()[w].grad,
+           "weight grad");
+    }
   }
 }
 
