@@ -22,6 +22,10 @@ What it measures
     ("[r]\telapsed:..\timages/s:N ..."). umbra times the same part of a round
     (its test-set evaluation is not in the figure).
 
+  The PyTorch workers run with glibc's malloc told to keep freed memory
+  (TORCH_MALLOC_ENV): returning it to the kernel each step made PyTorch
+  several times slower on virtual machines with expensive page faults.
+
   PyTorch is tried at every thread setting asked for: torch.set_num_threads
   (--threads), the OpenBLAS threads of the BLAS its matrix products use
   (OPENBLAS_NUM_THREADS, --blas_threads) and torch.set_num_interop_threads
@@ -265,11 +269,24 @@ def setting_name(s):
         s["threads"], s["interop"], s["threads"], s["blas"])
 
 
+# glibc returns freed blocks above its mmap/trim thresholds to the kernel,
+# and PyTorch frees and allocates its tensors every step: on virtual
+# machines whose page faults are expensive that cost PyTorch most of its
+# time (MLP: 25k images/s instead of 61k on a 2-core Zen 5 VM, 2026-11-28).
+# Its workers keep freed memory for reuse, as umbra, which allocates once.
+TORCH_MALLOC_ENV = {
+    "MALLOC_MMAP_THRESHOLD_": str(1 << 32),
+    "MALLOC_TRIM_THRESHOLD_": str(1 << 32),
+    "MALLOC_TOP_PAD_": str(1 << 28),
+}
+
+
 def run_torch(net, setting, rounds, max_batches):
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(setting["threads"])
     env["OPENBLAS_NUM_THREADS"] = str(setting["blas"])
     env["MKL_NUM_THREADS"] = str(setting["blas"])
+    env.update(TORCH_MALLOC_ENV)
     cmd = ["/usr/bin/python3", os.path.abspath(__file__), "--worker",
            "--net", net, "--rounds", str(rounds),
            "--max_batches", str(max_batches),

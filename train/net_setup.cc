@@ -41,6 +41,11 @@ ConfigError MetricLineError(const TrainConfig& config, const MetricSpec& spec,
 // (`momentum` with adam, globally or in a layer, perhaps after a weight
 // tag): cxxnet ignored them too, umbra says so.
 void AddUnreadUpdaterKeyNotices(CheckedConfig* checked) {
+  const std::vector<std::string> types = optim::UpdaterRegistry::List();
+  if (std::find(types.begin(), types.end(), checked->param.updater) ==
+      types.end()) {
+    return;  // BuildNet names the unknown updater
+  }
   const TrainConfig& config = checked->config;
   std::vector<const std::vector<ConfigEntry>*> lists = {
       &config.globals, &config.tagged_updater_settings};

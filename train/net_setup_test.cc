@@ -97,6 +97,10 @@ TEST(NetSetupTest, UpdaterKeysTheUpdaterDoesNotReadGetANotice) {
                 "adam (nag and sgd read it)",
                 "notice: net.conf:13: 'wmat:momentum' has no effect with "
                 "updater = adam (nag and sgd read it)"}));
+  // A misspelt updater reads no key: only its own error, no notices.
+  const CheckedConfig misspelt = CheckConfig(ParseTrainConfigText(
+      std::string(kExtraNet) + "updater = adma\nmomentum = 0.9\n", "net.conf"));
+  EXPECT_TRUE(misspelt.notices.empty());
 }
 
 // cxxnet's lr:* keys inside a layer: that layer's weights' own schedule,
