@@ -157,6 +157,10 @@ constexpr char kNotYet[] = R"(
 - Typos are refused, with the line, the key and the closest valid keys;
   cxxnet ignored unknown keys. A key written inside a data block wins over
   the same global key (cxxnet applied the globals after the block's keys).
+  Likewise a global updater key after a weight tag wins over the untagged
+  one for that tag's weights wherever either is written (cxxnet applied
+  global keys in file order: `wmat:beta1 = 0.2` then `beta1 = 0.3` gave
+  wmat 0.3 there, 0.2 here).
   Trainer keys (`batch_size`, `seed`, ...) are global only; cxxnet read
   them anywhere in the file.
 - Checkpoints are umbra's own format (`model_dir/NNNN.model`, checked and
