@@ -46,15 +46,9 @@ void AddUnreadUpdaterKeyNotices(CheckedConfig* checked) {
       types.end()) {
     return;  // BuildNet names the unknown updater
   }
-  const TrainConfig& config = checked->config;
-  std::vector<const std::vector<ConfigEntry>*> lists = {
-      &config.globals, &config.tagged_updater_settings};
-  for (const LayerDeclaration& layer : config.net.layers) {
-    lists.push_back(&layer.settings);
-    lists.push_back(&layer.updater_settings);
-  }
   std::vector<ConfigNotice> notices;
-  for (const std::vector<ConfigEntry>* entries : lists) {
+  for (const std::vector<ConfigEntry>* entries :
+       UpdaterEntryLists(checked->config)) {
     for (const ConfigEntry& entry : *entries) {
       const std::vector<std::string> readers =
           internal::OtherUpdatersReading(entry.key, checked->param.updater);
@@ -373,13 +367,17 @@ ParamKwargs UpdaterKwargs(const CheckedConfig& checked) {
 
 std::vector<std::string> OtherUpdatersReading(const std::string& key,
                                               const std::string& updater) {
-  // Each updater key and the updaters that read it.
-  std::map<std::string, std::vector<std::string>> readers;
-  for (const std::string& type : optim::UpdaterRegistry::List()) {
-    for (const std::string& name : optim::UpdaterKeys(type)) {
-      readers[name].push_back(type);
+  // Each updater key and the updaters that read it (the registry is
+  // complete once main runs).
+  static const std::map<std::string, std::vector<std::string>> readers = [] {
+    std::map<std::string, std::vector<std::string>> map;
+    for (const std::string& type : optim::UpdaterRegistry::List()) {
+      for (const std::string& name : optim::UpdaterKeys(type)) {
+        map[name].push_back(type);
+      }
     }
-  }
+    return map;
+  }();
   std::string name = key;
   const std::size_t colon = key.find(':');
   if (readers.count(name) == 0 && colon != std::string::npos) {

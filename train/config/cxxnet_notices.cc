@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "train/config/updater_settings.h"
 
 namespace umbra {
 namespace train {
@@ -436,13 +437,7 @@ std::string ConfigNotice::ToString() const {
 
 std::vector<ConfigNotice> AdamBetaWarnings(const TrainConfig& config) {
   std::vector<ConfigNotice> warnings;
-  std::vector<const std::vector<ConfigEntry>*> lists = {
-      &config.globals, &config.tagged_updater_settings};
-  for (const LayerDeclaration& layer : config.net.layers) {
-    lists.push_back(&layer.settings);
-    lists.push_back(&layer.updater_settings);
-  }
-  for (const std::vector<ConfigEntry>* entries : lists) {
+  for (const std::vector<ConfigEntry>* entries : UpdaterEntryLists(config)) {
     for (const ConfigEntry& entry : *entries) {
       AddAdamBetaWarning(entry, &warnings);
     }

@@ -46,6 +46,17 @@ void MoveEntries(std::vector<ConfigEntry>* from, std::vector<ConfigEntry>* to,
 
 }  // namespace
 
+std::vector<const std::vector<ConfigEntry>*> UpdaterEntryLists(
+    const TrainConfig& config) {
+  std::vector<const std::vector<ConfigEntry>*> lists = {
+      &config.globals, &config.tagged_updater_settings};
+  for (const LayerDeclaration& layer : config.net.layers) {
+    lists.push_back(&layer.settings);
+    lists.push_back(&layer.updater_settings);
+  }
+  return lists;
+}
+
 std::string UpdaterSettingTag(const std::string& key) {
   const std::size_t colon = key.find(':');
   if (colon == std::string::npos || absl::StartsWith(key, "lr:")) return "";

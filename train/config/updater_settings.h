@@ -14,6 +14,7 @@
 #define UMBRA_TRAIN_CONFIG_UPDATER_SETTINGS_H_
 
 #include <string>
+#include <vector>
 
 #include "train/config/config_schema.h"
 #include "train/config/train_config.h"
@@ -31,6 +32,12 @@ namespace train {
 // settings (ValidateTrainConfig names the type); a share[...] layer has
 // none (the parser refuses them).
 void SeparateUpdaterSettings(TrainConfig* config, const ConfigSchema& schema);
+
+// Every list of `config` whose entries may set an updater key: the global
+// entries, the global tagged updater entries, and each layer's settings and
+// updater settings, in that order.
+std::vector<const std::vector<ConfigEntry>*> UpdaterEntryLists(
+    const TrainConfig& config);
 
 // The weight tag of an updater entry's key: "bias" for `bias:lr:step`,
 // "" for `lr:step` or `beta1`.
