@@ -28,9 +28,11 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "layers/layer.h"
+#include "layers/shifted_conv_plan.h"
 #include "layers/spatial_ops.h"
 #include "layers/weight_param.h"
 #include "layers/window_keys.h"
@@ -202,18 +204,25 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out = this->out(0).data;
     const bool has_bias = !this->param_.no_bias;
-    cols_hold_batch_ = is_train && BatchColsFit();
+    const bool shifted = shifted_.forward();
+    if (shifted) PackShifted(&ShiftedConvPlan::PackForwardWeights);
+    cols_hold_batch_ = is_train && !shifted && BatchColsFit();
     if (cols_hold_batch_ && cols_.size(0) < in.size(0)) {
       cols_.Resize(Shape3(in.size(0), cols_.size(1), cols_.size(2)));
     }
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = ColOf(task, n);
-      Im2Col(this->geom_, in.Slice(n, n + 1), col);
       Tensor<xpu, 2, DType> image_out = Pixels(out[n]);
-      for (index_t g = 0; g < this->ngroup(); ++g) {
-        GroupRows(image_out, g, this->out_per_group()) =
-            dot(GroupRows(this->Wmat(), g, this->out_per_group()),
-                GroupRows(col, g, this->patch_per_group()));
+      if (shifted) {
+        RunShifted(&ShiftedConvPlan::Forward, task, in[n].dptr_,
+                   image_out.dptr_);
+      } else {
+        Tensor<xpu, 2, DType> col = ColOf(task, n);
+        Im2Col(this->geom_, in.Slice(n, n + 1), col);
+        for (index_t g = 0; g < this->ngroup(); ++g) {
+          GroupRows(image_out, g, this->out_per_group()) =
+              dot(GroupRows(this->Wmat(), g, this->out_per_group()),
+                  GroupRows(col, g, this->patch_per_group()));
+        }
       }
       if (has_bias) {
         image_out += broadcast<0>(this->weight(this->bias_), image_out.shape_);
@@ -225,6 +234,8 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
     const bool has_bias = !this->param_.no_bias;
+    const bool shifted = prop_grad && shifted_.input_gradient();
+    if (shifted) PackShifted(&ShiftedConvPlan::PackAdjointWeights);
     wmat_grads_ = DType(0);
     bias_grads_ = DType(0);
     ForEachImage([&](index_t task, index_t n) {
@@ -239,6 +250,11 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                 GroupRows(col, g, this->patch_per_group()).T());
       }
       if (!prop_grad) return;
+      if (shifted) {
+        RunShifted(&ShiftedConvPlan::InputGradient, task, image_grad.dptr_,
+                   this->in(0).grad[n].dptr_);
+        return;
+      }
       for (index_t g = 0; g < this->ngroup(); ++g) {
         GroupRows(col, g, this->patch_per_group()) =
             dot(GroupRows(this->Wmat(), g, this->out_per_group()).T(),
@@ -266,6 +282,10 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                                 this->in_shapes()[0][0], GetNumThreads());
     cols_.Resize(Shape3(tasks_, geom.PatchSize(), geom.OutPixels()));
     cols_hold_batch_ = false;
+    if constexpr (std::is_same<DType, float>::value) {
+      shifted_ =
+          ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel, tasks_);
+    }
     wmat_grads_.Resize(
         Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));
     bias_grads_.Resize(Shape2(tasks_, this->param_.nchannel));
@@ -285,6 +305,20 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
         fn(index_t(task), n);
       }
     });
+  }
+  // Packs wmat into shifted_ by `pack` (float only: double never plans the
+  // stride-1 kernel).
+  void PackShifted(void (ShiftedConvPlan::*pack)(const float*)) {
+    if constexpr (std::is_same<DType, float>::value) {
+      (shifted_.*pack)(this->weight(this->wmat_).dptr_);
+    }
+  }
+  // Runs one of shifted_'s passes for one image.
+  void RunShifted(void (ShiftedConvPlan::*pass)(index_t, const float*, float*),
+                  index_t task, const DType* from, DType* to) {
+    if constexpr (std::is_same<DType, float>::value) {
+      (shifted_.*pass)(task, from, to);
+    }
   }
   // Whether the patch matrices of the whole batch fit in temp_col_max.
   bool BatchColsFit() const {
@@ -308,6 +342,8 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   }
 
   index_t tasks_ = 1;
+  // The stride-1 kernel's passes (float only).
+  ShiftedConvPlan shifted_;
   // Whether cols_[n] holds image n's patch matrix from the last Forward (a
   // training one, BatchColsFit), for Backprop.
   bool cols_hold_batch_ = false;

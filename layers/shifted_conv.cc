@@ -1,0 +1,90 @@
+#include "layers/shifted_conv.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "layers/shifted_conv_kernel.h"
+
+namespace umbra {
+namespace layers {
+
+int64_t ShiftedConvOutHeight(const ShiftedConvShape& s) {
+  return s.padded_height - s.dilate_y * (s.kernel_y - 1);
+}
+
+int64_t ShiftedConvOutWidth(const ShiftedConvShape& s) {
+  return s.padded_width - s.dilate_x * (s.kernel_x - 1);
+}
+
+int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
+  // The last run starts before the last output row's end and reads up to
+  // kShiftedConvMaxRun positions on, each up to the last tap's shift.
+  return s.channels * s.padded_height * s.padded_width + kShiftedConvMaxRun +
+         s.dilate_x * (s.kernel_x - 1);
+}
+
+int64_t ShiftedConvPackedSize(const ShiftedConvShape& s) {
+  const int64_t blocks =
+      (s.out_channels + kShiftedConvRows - 1) / kShiftedConvRows;
+  return blocks * kShiftedConvRows * s.channels * s.kernel_y * s.kernel_x;
+}
+
+int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s) {
+  const int64_t rows = (s.out_channels + kShiftedConvRows - 1) /
+                       kShiftedConvRows * kShiftedConvRows;
+  // Each row's positions rounded up to a run, and the last row's read of a
+  // whole vector past its end.
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  return rows * (positions + kShiftedConvMaxRun) + kShiftedConvMaxRun;
+}
+
+void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
+                            const float* weights, float* packed) {
+  const int64_t taps = s.kernel_y * s.kernel_x;
+  const int64_t rows = ShiftedConvPackedSize(s) / (s.channels * taps);
+  for (int64_t m = 0; m < rows; ++m) {
+    const int64_t block = m / kShiftedConvRows, r = m % kShiftedConvRows;
+    for (int64_t c = 0; c < s.channels; ++c) {
+      for (int64_t t = 0; t < taps; ++t) {
+        float w = 0;
+        if (m < s.out_channels) {
+          w = which == ShiftedConvWeights::kForward
+                  ? weights[(m * s.channels + c) * taps + t]
+                  : weights[(c * s.out_channels + m) * taps + taps - 1 - t];
+        }
+        packed[((block * s.channels + c) * taps + t) * kShiftedConvRows + r] =
+            w;
+      }
+    }
+  }
+}
+
+void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
+               int64_t width, int64_t pad_y, int64_t pad_x, float* padded) {
+  const int64_t plane = s.padded_height * s.padded_width;
+  for (int64_t c = 0; c < s.channels; ++c) {
+    for (int64_t y = 0; y < height; ++y) {
+      std::memcpy(padded + c * plane + (y + pad_y) * s.padded_width + pad_x,
+                  planes + (c * height + y) * width, width * sizeof(float));
+    }
+  }
+}
+
+SimdWidth WidestSimd() {
+  static const SimdWidth widest =
+      __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
+  return widest;
+}
+
+void ShiftedConv(const ShiftedConvShape& s, const float* packed,
+                 const float* padded, float* workspace, float* out,
+                 SimdWidth simd) {
+  if (simd == SimdWidth::kAvx512) {
+    ShiftedConvAvx512(s, packed, padded, workspace, out);
+  } else {
+    ShiftedConvAvx2(s, packed, padded, workspace, out);
+  }
+}
+
+}  // namespace layers
+}  // namespace umbra

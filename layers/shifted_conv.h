@@ -1,0 +1,98 @@
+// A stride-1 2-D convolution of float images computed straight from
+// zero-padded input planes, without a patch matrix (im2col): the CPU conv
+// layer's kernel for its stride-1 convolutions, forward and backward-data.
+//
+// With the input planes padded to (padded_height, padded_width) and
+// flattened, output pixel (oy, ox) of channel m is
+//   sum over c, i, j of w[m][c][i][j] * in[c][q + i * dilate_y *
+//   padded_width + j * dilate_x],   q = oy * padded_width + ox:
+// each kernel tap reads the plane at a fixed shift of the output position q.
+// The kernel runs over consecutive positions q with SIMD vectors, as a
+// matrix product whose right-hand matrix is the shifted planes themselves;
+// the positions with ox >= out width (they straddle a row's end) are
+// computed and dropped.
+//
+// The input gradient of a stride-1 convolution is one too: the output
+// gradient padded by dilate * (kernel - 1) - pad, convolved with the
+// weights flipped and transposed (ShiftedConvWeights::kAdjoint).
+//
+// This header declares plain functions of plain structs only, so that the
+// kernel's AVX-512 translation unit can include it without compiling any
+// inline code of the rest of umbra for AVX-512.
+//
+// Example (one image, 3x3 kernel, pad 1):
+//   ShiftedConvShape s{channels, out_channels, 3, 3, 1, 1, h + 2, w + 2};
+//   std::vector<float> padded(ShiftedConvInputSize(s), 0.f);  // zero once
+//   std::vector<float> packed(ShiftedConvPackedSize(s));
+//   PackShiftedConvWeights(s, ShiftedConvWeights::kForward, wmat, packed);
+//   PadPlanes(s, image, h, w, 1, 1, padded.data());
+//   std::vector<float> workspace(ShiftedConvWorkspaceSize(s));
+//   ShiftedConv(s, packed.data(), padded.data(), workspace.data(), out);
+#ifndef UMBRA_LAYERS_SHIFTED_CONV_H_
+#define UMBRA_LAYERS_SHIFTED_CONV_H_
+
+#include <cstdint>
+
+namespace umbra {
+namespace layers {
+
+// A convolution of `channels` padded planes into `out_channels` planes of
+// (padded_height - dilate_y (kernel_y - 1), padded_width - dilate_x
+// (kernel_x - 1)) pixels.
+struct ShiftedConvShape {
+  int64_t channels, out_channels;
+  int64_t kernel_y, kernel_x;
+  int64_t dilate_y, dilate_x;
+  int64_t padded_height, padded_width;
+};
+
+int64_t ShiftedConvOutHeight(const ShiftedConvShape& s);
+int64_t ShiftedConvOutWidth(const ShiftedConvShape& s);
+
+// Floats of the padded input: the channels' planes, then a tail that the
+// kernel reads (for positions it drops). Zero it all once: PadPlanes writes
+// only the planes' interiors.
+int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
+
+// Floats of the workspace ShiftedConv computes in, before it drops the
+// positions past each row's end.
+int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s);
+
+// Floats of the packed weights.
+int64_t ShiftedConvPackedSize(const ShiftedConvShape& s);
+
+// Which weights a shape's packed weights are made of:
+//   kForward: (out_channels, channels, kernel_y, kernel_x), as conv's wmat;
+//   kAdjoint: (channels, out_channels, kernel_y, kernel_x), the wmat of the
+//     forward convolution whose input gradient this computes (out_channels
+//     here are its input channels), used flipped: w'[m][c][i][j] =
+//     wmat[c][m][kernel_y - 1 - i][kernel_x - 1 - j].
+enum class ShiftedConvWeights { kForward, kAdjoint };
+
+// packed = the weights in the kernel's order (ShiftedConvPackedSize floats).
+void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
+                            const float* weights, float* packed);
+
+// Copies s.channels planes of (height, width) into the interiors of the
+// padded planes, at row pad_y and column pad_x of each; the rest of
+// `padded` is left as it is.
+void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
+               int64_t width, int64_t pad_y, int64_t pad_x, float* padded);
+
+// The SIMD width a kernel runs with: AVX2 (8 floats) runs on every
+// x86-64-v3 CPU, AVX-512 (16 floats) where the CPU has it.
+enum class SimdWidth { kAvx2, kAvx512 };
+SimdWidth WidestSimd();
+
+// out (out_channels, out height, out width, contiguous) = the convolution
+// of `padded` (ShiftedConvInputSize floats) by `packed`, computed in
+// `workspace` (ShiftedConvWorkspaceSize floats). simd = kAvx512 only where
+// WidestSimd() is.
+void ShiftedConv(const ShiftedConvShape& s, const float* packed,
+                 const float* padded, float* workspace, float* out,
+                 SimdWidth simd = WidestSimd());
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_SHIFTED_CONV_H_

@@ -1,0 +1,34 @@
+// ShiftedConv's loops on AVX-512 vectors of 16 floats: 8 output channels by
+// up to 3 vectors, 24 of the 32 registers. Compiled with -mavx512f and
+// called only where the CPU has it (WidestSimd).
+#include <immintrin.h>
+
+#include "layers/shifted_conv_kernel.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+struct Avx512 {
+  using V = __m512;
+  static constexpr int kLanes = 16;
+  static V Zero() { return _mm512_setzero_ps(); }
+  static V Load(const float* p) { return _mm512_loadu_ps(p); }
+  static V Broadcast(const float* p) { return _mm512_set1_ps(*p); }
+  static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static void StoreUnaligned(float* p, V v) { _mm512_storeu_ps(p, v); }
+  // Stores the first n < kLanes floats of v.
+  static void StoreFirst(float* p, V v, int64_t n) {
+    _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), v);
+  }
+};
+
+}  // namespace
+
+void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
+                       const float* padded, float* workspace, float* out) {
+  shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, workspace, out);
+}
+
+}  // namespace layers
+}  // namespace umbra

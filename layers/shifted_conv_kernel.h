@@ -1,0 +1,164 @@
+// The loops of ShiftedConv (layers/shifted_conv.h), written once over a
+// SIMD type: included by shifted_conv_avx2.cc and shifted_conv_avx512.cc
+// (compiled with -mavx512f), each of which instantiates them with its own
+// vector type in an unnamed namespace. Include nothing here that has inline
+// code: it would be compiled for AVX-512 too.
+#ifndef UMBRA_LAYERS_SHIFTED_CONV_KERNEL_H_
+#define UMBRA_LAYERS_SHIFTED_CONV_KERNEL_H_
+
+#include <cstdint>
+
+#include "layers/shifted_conv.h"
+
+namespace umbra {
+namespace layers {
+
+// Output channels per block of the packed weights: packed[block][c][tap][r]
+// holds the weight of output channel block * kShiftedConvRows + r (0 past
+// the last channel).
+constexpr int64_t kShiftedConvRows = 8;
+// The most positions a kernel computes at once, which the input's tail
+// must cover.
+constexpr int64_t kShiftedConvMaxRun = 64;
+
+void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
+                     const float* padded, float* workspace, float* out);
+void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
+                       const float* padded, float* workspace, float* out);
+
+namespace shifted_conv_internal {
+
+// A run of kRows output channels (packed rows row0 .. row0 + kRows) by
+// kVecs vectors of consecutive positions starting at `in` (the position's
+// pixel in plane 0): acc = sum over channels and taps, stored to
+// run[r * pitch + q].
+template <class Simd, int kRows, int kVecs>
+inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
+                       const float* in, float* run, int64_t pitch) {
+  using V = typename Simd::V;
+  constexpr int kLanes = Simd::kLanes;
+  V acc[kRows][kVecs];
+#pragma GCC unroll 8
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) acc[r][v] = Simd::Zero();
+  }
+  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t row_step = s.dilate_y * s.padded_width;
+  for (int64_t c = 0; c < s.channels; ++c) {
+    const float* channel = in + c * plane;
+    for (int64_t i = 0; i < s.kernel_y; ++i) {
+      const float* row = channel + i * row_step;
+      for (int64_t j = 0; j < s.kernel_x; ++j) {
+        const float* x = row + j * s.dilate_x;
+        V pixels[kVecs];
+#pragma GCC unroll 4
+        for (int v = 0; v < kVecs; ++v) pixels[v] = Simd::Load(x + v * kLanes);
+#pragma GCC unroll 8
+        for (int r = 0; r < kRows; ++r) {
+          const V w = Simd::Broadcast(packed + r);
+#pragma GCC unroll 4
+          for (int v = 0; v < kVecs; ++v) {
+            acc[r][v] = Simd::Fma(w, pixels[v], acc[r][v]);
+          }
+        }
+        packed += kShiftedConvRows;
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) {
+      Simd::StoreUnaligned(run + r * pitch + v * kLanes, acc[r][v]);
+    }
+  }
+}
+
+// Copies the rows of `computed` (channels at a pitch of `pitch`, each
+// holding out_height rows of padded_width positions) into the output
+// planes, dropping the positions past each row's end.
+template <class Simd>
+void Compact(const ShiftedConvShape& s, const float* computed, int64_t pitch,
+             float* out) {
+  constexpr int64_t kLanes = Simd::kLanes;
+  const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
+  for (int64_t m = 0; m < s.out_channels; ++m) {
+    for (int64_t oy = 0; oy < out_h; ++oy) {
+      const float* from = computed + m * pitch + oy * s.padded_width;
+      float* to = out + (m * out_h + oy) * out_w;
+      if (out_w < kLanes) {
+        Simd::StoreFirst(to, Simd::Load(from), out_w);
+        continue;
+      }
+      int64_t x = 0;
+      for (; x + kLanes <= out_w; x += kLanes) {
+        Simd::StoreUnaligned(to + x, Simd::Load(from + x));
+      }
+      // The last vector overlaps the one before it.
+      if (x < out_w) {
+        Simd::StoreUnaligned(to + out_w - kLanes,
+                             Simd::Load(from + out_w - kLanes));
+      }
+    }
+  }
+}
+
+// Every run of `kVecs` vectors, output channels kRows at a time, into
+// `workspace`, then compacted into `out`.
+template <class Simd, int kRows, int kVecs>
+void ComputeAll(const ShiftedConvShape& s, const float* packed,
+                const float* padded, float* workspace, float* out) {
+  constexpr int64_t kRun = kVecs * Simd::kLanes;
+  static_assert(kRun <= kShiftedConvMaxRun, "the input tail is too short");
+  static_assert(kShiftedConvRows % kRows == 0, "rows split a packed block");
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t pitch = (positions + kRun - 1) / kRun * kRun;
+  const int64_t block_size =
+      s.channels * s.kernel_y * s.kernel_x * kShiftedConvRows;
+  for (int64_t first = 0; first < positions; first += kRun) {
+    for (int64_t m = 0; m < s.out_channels; m += kRows) {
+      const int64_t block = m / kShiftedConvRows;
+      const float* rows =
+          packed + block * block_size + (m - block * kShiftedConvRows);
+      ComputeRun<Simd, kRows, kVecs>(s, rows, padded + first,
+                                     workspace + m * pitch + first, pitch);
+    }
+  }
+  Compact<Simd>(s, workspace, pitch, out);
+}
+
+// The run length, in vectors of kLanes, that computes the fewest positions
+// for the planes' positions (ties: the longest run).
+template <class Simd>
+int BestVectorsPerRun(const ShiftedConvShape& s) {
+  constexpr int64_t kLanes = Simd::kLanes;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  int best = 3;
+  int64_t best_cost = (positions + 3 * kLanes - 1) / (3 * kLanes) * 3 * kLanes;
+  for (int v = 2; v >= 1; --v) {
+    const int64_t cost =
+        (positions + v * kLanes - 1) / (v * kLanes) * v * kLanes;
+    if (cost < best_cost) best = v, best_cost = cost;
+  }
+  return best;
+}
+
+template <class Simd, int kRows>
+void Compute(const ShiftedConvShape& s, const float* packed,
+             const float* padded, float* workspace, float* out) {
+  switch (BestVectorsPerRun<Simd>(s)) {
+    case 1:
+      return ComputeAll<Simd, kRows, 1>(s, packed, padded, workspace, out);
+    case 2:
+      return ComputeAll<Simd, kRows, 2>(s, packed, padded, workspace, out);
+    default:
+      return ComputeAll<Simd, kRows, 3>(s, packed, padded, workspace, out);
+  }
+}
+
+}  // namespace shifted_conv_internal
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_SHIFTED_CONV_KERNEL_H_

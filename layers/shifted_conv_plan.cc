@@ -1,0 +1,111 @@
+#include "layers/shifted_conv_plan.h"
+
+#include <algorithm>
+
+namespace umbra {
+namespace layers {
+namespace {
+
+// A buffer of `tasks` zeroed padded inputs of `shape` with all `ngroup`
+// groups' planes.
+std::vector<float> PaddedBuffers(ShiftedConvShape shape, index_t ngroup,
+                                 index_t tasks) {
+  shape.channels *= ngroup;
+  return std::vector<float>(tasks * ShiftedConvInputSize(shape), 0.f);
+}
+
+}  // namespace
+
+ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
+                                 index_t nchannel, index_t tasks)
+    : geom_(g), ngroup_(ngroup) {
+  forward_ = g.stride_y == 1 && g.stride_x == 1;
+  const index_t span_y = g.dilate_y * (g.kernel_y - 1);
+  const index_t span_x = g.dilate_x * (g.kernel_x - 1);
+  input_gradient_ = forward_ && g.pad_y <= span_y && g.pad_x <= span_x;
+  const index_t group_in = g.channels / ngroup, group_out = nchannel / ngroup;
+  if (forward_) {
+    forward_shape_ = {group_in,
+                      group_out,
+                      g.kernel_y,
+                      g.kernel_x,
+                      g.dilate_y,
+                      g.dilate_x,
+                      g.height + 2 * g.pad_y,
+                      g.width + 2 * g.pad_x};
+    packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
+    padded_images_ = PaddedBuffers(forward_shape_, ngroup, tasks);
+  }
+  if (input_gradient_) {
+    adjoint_shape_ = {group_out,
+                      group_in,
+                      g.kernel_y,
+                      g.kernel_x,
+                      g.dilate_y,
+                      g.dilate_x,
+                      g.out_height + 2 * (span_y - g.pad_y),
+                      g.out_width + 2 * (span_x - g.pad_x)};
+    packed_adjoint_.resize(ngroup * ShiftedConvPackedSize(adjoint_shape_));
+    padded_grads_ = PaddedBuffers(adjoint_shape_, ngroup, tasks);
+  }
+  workspace_size_ = std::max(ShiftedConvWorkspaceSize(forward_shape_),
+                             ShiftedConvWorkspaceSize(adjoint_shape_));
+  workspaces_.resize(tasks * workspace_size_);
+}
+
+void ShiftedConvPlan::PackForwardWeights(const float* wmat) {
+  Pack(forward_shape_, ShiftedConvWeights::kForward, wmat, &packed_forward_);
+}
+
+void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
+  Pack(adjoint_shape_, ShiftedConvWeights::kAdjoint, wmat, &packed_adjoint_);
+}
+
+void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
+                           ShiftedConvWeights which, const float* wmat,
+                           std::vector<float>* packed) const {
+  const index_t group_weights =
+      shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
+  const index_t size = ShiftedConvPackedSize(shape);
+  for (index_t g = 0; g < ngroup_; ++g) {
+    PackShiftedConvWeights(shape, which, wmat + g * group_weights,
+                           packed->data() + g * size);
+  }
+}
+
+void ShiftedConvPlan::Forward(index_t task, const float* image, float* out) {
+  Run(forward_shape_, packed_forward_, task, image, geom_.height, geom_.width,
+      geom_.pad_y, geom_.pad_x, &padded_images_, out);
+}
+
+void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
+                                    float* in_grad) {
+  Run(adjoint_shape_, packed_adjoint_, task, out_grad, geom_.out_height,
+      geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
+      geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x, &padded_grads_,
+      in_grad);
+}
+
+void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
+                          const std::vector<float>& packed, index_t task,
+                          const float* planes, index_t height, index_t width,
+                          index_t pad_y, index_t pad_x,
+                          std::vector<float>* padded, float* out) {
+  ShiftedConvShape all = shape;
+  all.channels *= ngroup_;
+  float* buffer = padded->data() + task * ShiftedConvInputSize(all);
+  PadPlanes(all, planes, height, width, pad_y, pad_x, buffer);
+  const index_t plane = shape.padded_height * shape.padded_width;
+  const index_t out_plane =
+      ShiftedConvOutHeight(shape) * ShiftedConvOutWidth(shape);
+  const index_t packed_size = ShiftedConvPackedSize(shape);
+  for (index_t g = 0; g < ngroup_; ++g) {
+    ShiftedConv(shape, packed.data() + g * packed_size,
+                buffer + g * shape.channels * plane,
+                workspaces_.data() + task * workspace_size_,
+                out + g * shape.out_channels * out_plane);
+  }
+}
+
+}  // namespace layers
+}  // namespace umbra

@@ -1,0 +1,80 @@
+// What the CPU conv layer computes with the stride-1 kernel of
+// layers/shifted_conv.h: its forward pass and its input gradient, image by
+// image, group by group, with a padded copy of the image per task.
+//
+// Example (in a conv layer's Setup, Forward and Backprop):
+//   ShiftedConvPlan plan(geometry, ngroup, nchannel, tasks);
+//   if (plan.forward()) {
+//     plan.PackForwardWeights(wmat);            // before each Forward
+//     plan.Forward(task, image, image_out);     // any thread, its task
+//   }
+//   if (plan.input_gradient()) {
+//     plan.PackAdjointWeights(wmat);
+//     plan.InputGradient(task, out_grad, in_grad);
+//   }
+#ifndef UMBRA_LAYERS_SHIFTED_CONV_PLAN_H_
+#define UMBRA_LAYERS_SHIFTED_CONV_PLAN_H_
+
+#include <vector>
+
+#include "layers/shifted_conv.h"
+#include "layers/spatial_ops.h"
+
+namespace umbra {
+namespace layers {
+
+class ShiftedConvPlan {
+ public:
+  ShiftedConvPlan() = default;
+  // For a conv of geometry `g` into `nchannel` channels in `ngroup` groups,
+  // run by `tasks` tasks at once.
+  ShiftedConvPlan(const ConvGeometry& g, index_t ngroup, index_t nchannel,
+                  index_t tasks);
+
+  // Whether the kernel computes the forward pass (stride 1) and the input
+  // gradient (stride 1 and padding at most dilate * (kernel - 1), so that
+  // the output gradient's own padding is not negative).
+  bool forward() const { return forward_; }
+  bool input_gradient() const { return input_gradient_; }
+
+  // Packs wmat (nchannel, channels / ngroup, kernel_y, kernel_x) for
+  // Forward, or for InputGradient: call it whenever wmat may have changed.
+  void PackForwardWeights(const float* wmat);
+  void PackAdjointWeights(const float* wmat);
+
+  // out (nchannel, out_height, out_width) = the convolution of one image
+  // (channels, height, width), in task `task`'s buffer.
+  void Forward(index_t task, const float* image, float* out);
+  // in_grad (channels, height, width) = the input gradient of one image
+  // given its output gradient (nchannel, out_height, out_width).
+  void InputGradient(index_t task, const float* out_grad, float* in_grad);
+
+ private:
+  // Packs wmat for `shape` group by group into `packed`.
+  void Pack(const ShiftedConvShape& shape, ShiftedConvWeights which,
+            const float* wmat, std::vector<float>* packed) const;
+  // Runs `shape` with `packed` group by group (the weights for group g at
+  // g * ShiftedConvPackedSize(shape)): pads `planes` (shape.channels *
+  // ngroup of height x width, padded by pad_y, pad_x) into task's part of
+  // `padded` and convolves it into `out`.
+  void Run(const ShiftedConvShape& shape, const std::vector<float>& packed,
+           index_t task, const float* planes, index_t height, index_t width,
+           index_t pad_y, index_t pad_x, std::vector<float>* padded,
+           float* out);
+
+  ConvGeometry geom_;
+  index_t ngroup_ = 1;
+  bool forward_ = false, input_gradient_ = false;
+  ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's
+  std::vector<float> packed_forward_, packed_adjoint_;  // every group's
+  // Per task: the padded image, the padded output gradient.
+  std::vector<float> padded_images_, padded_grads_;
+  // Per task: ShiftedConv's workspace, for either pass.
+  index_t workspace_size_ = 0;
+  std::vector<float> workspaces_;
+};
+
+}  // namespace layers
+}  // namespace umbra
+
+#endif  // UMBRA_LAYERS_SHIFTED_CONV_PLAN_H_

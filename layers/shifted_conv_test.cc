@@ -1,0 +1,205 @@
+#include "layers/shifted_conv.h"
+
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tensor/test_seed.h"
+
+namespace umbra {
+namespace layers {
+namespace {
+
+// A stride-1 convolution of unpadded images: the sizes, padding, dilation.
+struct Case {
+  int64_t channels, out_channels, height, width;
+  int64_t kernel_y, kernel_x, pad_y, pad_x, dilate_y, dilate_x;
+  int64_t OutHeight() const {
+    return height + 2 * pad_y - dilate_y * (kernel_y - 1);
+  }
+  int64_t OutWidth() const {
+    return width + 2 * pad_x - dilate_x * (kernel_x - 1);
+  }
+  ShiftedConvShape Forward() const {
+    return {channels, out_channels, kernel_y,           kernel_x,
+            dilate_y, dilate_x,     height + 2 * pad_y, width + 2 * pad_x};
+  }
+  // The input gradient's convolution: the output gradient padded by
+  // dilate (kernel - 1) - pad on each side.
+  ShiftedConvShape Adjoint() const {
+    const int64_t qy = dilate_y * (kernel_y - 1) - pad_y;
+    const int64_t qx = dilate_x * (kernel_x - 1) - pad_x;
+    return {out_channels,
+            channels,
+            kernel_y,
+            kernel_x,
+            dilate_y,
+            dilate_x,
+            OutHeight() + 2 * qy,
+            OutWidth() + 2 * qx};
+  }
+};
+
+// out[m][oy][ox] = sum of w[m][c][i][j] in[c][oy - pad_y + i dilate_y]
+// [ox - pad_x + j dilate_x] over the pixels inside the image, in double:
+// the definition, loop by loop.
+std::vector<double> ReferenceForward(const Case& k,
+                                     const std::vector<float>& in,
+                                     const std::vector<float>& w) {
+  std::vector<double> out(k.out_channels * k.OutHeight() * k.OutWidth(), 0.0);
+  for (int64_t m = 0; m < k.out_channels; ++m)
+    for (int64_t oy = 0; oy < k.OutHeight(); ++oy)
+      for (int64_t ox = 0; ox < k.OutWidth(); ++ox) {
+        double sum = 0;
+        for (int64_t c = 0; c < k.channels; ++c)
+          for (int64_t i = 0; i < k.kernel_y; ++i)
+            for (int64_t j = 0; j < k.kernel_x; ++j) {
+              const int64_t y = oy - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
+              sum +=
+                  double(
+                      w[((m * k.channels + c) * k.kernel_y + i) * k.kernel_x +
+                        j]) *
+                  in[(c * k.height + y) * k.width + x];
+            }
+        out[(m * k.OutHeight() + oy) * k.OutWidth() + ox] = sum;
+      }
+  return out;
+}
+
+// d(sum of out_grad * out)/d(in) for the same convolution: every output's
+// gradient scattered back to the pixels it read.
+std::vector<double> ReferenceInputGradient(const Case& k,
+                                           const std::vector<float>& out_grad,
+                                           const std::vector<float>& w) {
+  std::vector<double> in_grad(k.channels * k.height * k.width, 0.0);
+  for (int64_t m = 0; m < k.out_channels; ++m)
+    for (int64_t oy = 0; oy < k.OutHeight(); ++oy)
+      for (int64_t ox = 0; ox < k.OutWidth(); ++ox)
+        for (int64_t c = 0; c < k.channels; ++c)
+          for (int64_t i = 0; i < k.kernel_y; ++i)
+            for (int64_t j = 0; j < k.kernel_x; ++j) {
+              const int64_t y = oy - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
+              in_grad[(c * k.height + y) * k.width + x] +=
+                  double(
+                      w[((m * k.channels + c) * k.kernel_y + i) * k.kernel_x +
+                        j]) *
+                  out_grad[(m * k.OutHeight() + oy) * k.OutWidth() + ox];
+            }
+  return in_grad;
+}
+
+std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(*engine);
+  return v;
+}
+
+// Runs ShiftedConv on unpadded `planes` of (height, width), padded by
+// (pad_y, pad_x), as the conv layer does: a padded buffer zeroed once,
+// filled with garbage in its tail to show that no result reads it.
+std::vector<float> RunShifted(const ShiftedConvShape& s,
+                              ShiftedConvWeights which,
+                              const std::vector<float>& weights,
+                              const std::vector<float>& planes, int64_t height,
+                              int64_t width, int64_t pad_y, int64_t pad_x,
+                              SimdWidth simd) {
+  std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
+  const int64_t planes_end = s.channels * s.padded_height * s.padded_width;
+  for (int64_t i = planes_end; i < int64_t(padded.size()); ++i) {
+    padded[i] = 1e30f;
+  }
+  PadPlanes(s, planes.data(), height, width, pad_y, pad_x, padded.data());
+  std::vector<float> packed(ShiftedConvPackedSize(s));
+  PackShiftedConvWeights(s, which, weights.data(), packed.data());
+  std::vector<float> out(
+      s.out_channels * ShiftedConvOutHeight(s) * ShiftedConvOutWidth(s), -7.f);
+  std::vector<float> workspace(ShiftedConvWorkspaceSize(s));
+  ShiftedConv(s, packed.data(), padded.data(), workspace.data(), out.data(),
+              simd);
+  return out;
+}
+
+void ExpectNear(const std::vector<float>& got, const std::vector<double>& want,
+                double tolerance) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], tolerance) << "element " << i;
+  }
+}
+
+std::vector<SimdWidth> SimdWidthsOfThisCpu() {
+  if (WidestSimd() == SimdWidth::kAvx512) {
+    return {SimdWidth::kAvx2, SimdWidth::kAvx512};
+  }
+  return {SimdWidth::kAvx2};
+}
+
+// Shapes that reach every branch: channel counts below, at and past the
+// kernels' 4 and 8 channel blocks; planes shorter and longer than one run of
+// positions; rows narrower than a vector; dilation; asymmetric kernels and
+// padding; padding 0 and padding up to dilate (kernel - 1).
+const Case kCases[] = {
+    {16, 16, 28, 28, 3, 3, 1, 1, 1, 1},  // ResNet stage 1
+    {32, 64, 14, 14, 5, 5, 2, 2, 1, 1},  // LeNet's conv2
+    {1, 32, 28, 28, 5, 5, 2, 2, 1, 1},   // LeNet's conv1
+    {64, 64, 7, 7, 3, 3, 1, 1, 1, 1},    // ResNet stage 3
+    {3, 5, 9, 11, 3, 2, 0, 1, 1, 1},    {2, 13, 6, 5, 2, 3, 1, 0, 2, 1},
+    {5, 3, 10, 4, 3, 3, 2, 2, 1, 2},    {7, 9, 1, 40, 1, 3, 0, 1, 1, 1},
+    {4, 1, 3, 3, 3, 3, 2, 2, 1, 1},
+};
+
+TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  for (const Case& k : kCases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "channels " << k.channels << " -> " << k.out_channels
+                 << ", " << k.height << "x" << k.width << ", kernel "
+                 << k.kernel_y << "x" << k.kernel_x);
+    const std::vector<float> in =
+        RandomFloats(k.channels * k.height * k.width, &engine);
+    const std::vector<float> w = RandomFloats(
+        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    const std::vector<double> want = ReferenceForward(k, in, w);
+    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+      ExpectNear(RunShifted(k.Forward(), ShiftedConvWeights::kForward, w, in,
+                            k.height, k.width, k.pad_y, k.pad_x, simd),
+                 want, 1e-4 * k.channels * k.kernel_y * k.kernel_x);
+    }
+  }
+}
+
+TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  for (const Case& k : kCases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "channels " << k.channels << " -> " << k.out_channels
+                 << ", " << k.height << "x" << k.width << ", kernel "
+                 << k.kernel_y << "x" << k.kernel_x);
+    const std::vector<float> out_grad =
+        RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
+    const std::vector<float> w = RandomFloats(
+        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    const std::vector<double> want = ReferenceInputGradient(k, out_grad, w);
+    const ShiftedConvShape adjoint = k.Adjoint();
+    ASSERT_EQ(ShiftedConvOutHeight(adjoint), k.height);
+    ASSERT_EQ(ShiftedConvOutWidth(adjoint), k.width);
+    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+      ExpectNear(RunShifted(adjoint, ShiftedConvWeights::kAdjoint, w, out_grad,
+                            k.OutHeight(), k.OutWidth(),
+                            k.dilate_y * (k.kernel_y - 1) - k.pad_y,
+                            k.dilate_x * (k.kernel_x - 1) - k.pad_x, simd),
+                 want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace layers
+}  // namespace umbra
