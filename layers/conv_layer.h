@@ -234,27 +234,34 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
     const bool has_bias = !this->param_.no_bias;
-    const bool shifted = prop_grad && shifted_.input_gradient();
-    if (shifted) PackShifted(&ShiftedConvPlan::PackAdjointWeights);
+    const bool shifted_weights = shifted_.weight_gradient();
+    const bool shifted_input = prop_grad && shifted_.input_gradient();
+    if (shifted_input) PackShifted(&ShiftedConvPlan::PackAdjointWeights);
     wmat_grads_ = DType(0);
     bias_grads_ = DType(0);
     ForEachImage([&](index_t task, index_t n) {
-      Tensor<xpu, 2, DType> col = ColOf(task, n);
       Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
       const Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
       if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
-      if (!cols_hold_batch_) Im2Col(this->geom_, in.Slice(n, n + 1), col);
-      for (index_t g = 0; g < this->ngroup(); ++g) {
-        GroupRows(wmat_grad, g, this->out_per_group()) +=
-            dot(GroupRows(image_grad, g, this->out_per_group()),
-                GroupRows(col, g, this->patch_per_group()).T());
+      if (shifted_weights) {
+        RunShifted(&ShiftedConvPlan::WeightGradient, task, in[n].dptr_,
+                   image_grad.dptr_, wmat_grad.dptr_);
+      } else {
+        const Tensor<xpu, 2, DType> col = ColOf(task, n);
+        if (!cols_hold_batch_) Im2Col(this->geom_, in.Slice(n, n + 1), col);
+        for (index_t g = 0; g < this->ngroup(); ++g) {
+          GroupRows(wmat_grad, g, this->out_per_group()) +=
+              dot(GroupRows(image_grad, g, this->out_per_group()),
+                  GroupRows(col, g, this->patch_per_group()).T());
+        }
       }
       if (!prop_grad) return;
-      if (shifted) {
+      if (shifted_input) {
         RunShifted(&ShiftedConvPlan::InputGradient, task, image_grad.dptr_,
                    this->in(0).grad[n].dptr_);
         return;
       }
+      const Tensor<xpu, 2, DType> col = ColOf(task, n);
       for (index_t g = 0; g < this->ngroup(); ++g) {
         GroupRows(col, g, this->patch_per_group()) =
             dot(GroupRows(this->Wmat(), g, this->out_per_group()).T(),
@@ -280,12 +287,15 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     tasks_ = ConvParallelImages(this->param_.temp_col_max,
                                 geom.OutPixels() * geom.PatchSize(),
                                 this->in_shapes()[0][0], GetNumThreads());
-    cols_.Resize(Shape3(tasks_, geom.PatchSize(), geom.OutPixels()));
-    cols_hold_batch_ = false;
     if constexpr (std::is_same<DType, float>::value) {
       shifted_ =
           ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel, tasks_);
     }
+    // Patch matrices unless the stride-1 kernel computes every pass.
+    const index_t patch_images =
+        shifted_.weight_gradient() && shifted_.input_gradient() ? 0 : tasks_;
+    cols_.Resize(Shape3(patch_images, geom.PatchSize(), geom.OutPixels()));
+    cols_hold_batch_ = false;
     wmat_grads_.Resize(
         Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));
     bias_grads_.Resize(Shape2(tasks_, this->param_.nchannel));
@@ -313,11 +323,11 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       (shifted_.*pack)(this->weight(this->wmat_).dptr_);
     }
   }
-  // Runs one of shifted_'s passes for one image.
-  void RunShifted(void (ShiftedConvPlan::*pass)(index_t, const float*, float*),
-                  index_t task, const DType* from, DType* to) {
+  // Runs one of shifted_'s passes for one image in task `task`.
+  template <typename Pass, typename... Pointers>
+  void RunShifted(Pass pass, index_t task, Pointers... pointers) {
     if constexpr (std::is_same<DType, float>::value) {
-      (shifted_.*pass)(task, from, to);
+      (shifted_.*pass)(task, pointers...);
     }
   }
   // Whether the patch matrices of the whole batch fit in temp_col_max.

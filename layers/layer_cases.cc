@@ -121,15 +121,38 @@ std::vector<LayerCase> AllCases() {
         {"init_sigma", "0.5"}},
        {Shape4(2, 1, 5, 6)},
        kGradient},
-      // Stride 1 with padding past the kernel's span: the stride-1 kernel
-      // computes the forward pass, im2col the input gradient.
+      // Stride 1 with at least ShiftedConvPlan::kMinPatch products per
+      // output: the stride-1 kernel computes the forward pass and the input
+      // gradient, and on planes of at least kMinWeightGradientPositions
+      // (16 rows of 32) the weight gradient.
+      {"conv_direct",
+       "conv",
+       {{"nchannel", "3"},
+        {"kernel_size", "3"},
+        {"pad", "1"},
+        {"init_sigma", "0.5"}},
+       {Shape4(2, 4, 16, 30)},
+       kGradient},
+      {"conv_direct_groups_dilate",
+       "conv",
+       {{"nchannel", "4"},
+        {"kernel_size", "3"},
+        {"pad", "2"},
+        {"dilate", "2"},
+        {"ngroup", "2"},
+        {"no_bias", "1"},
+        {"init_sigma", "0.5"}},
+       {Shape4(1, 8, 16, 30)},
+       kGradient},
+      // Padding past the kernel's span: the stride-1 kernel computes the
+      // forward pass, im2col the gradients.
       {"conv_pad_past_kernel",
        "conv",
        {{"nchannel", "2"},
         {"kernel_size", "2"},
         {"pad", "2"},
         {"init_sigma", "0.5"}},
-       {Shape4(2, 2, 4, 5)},
+       {Shape4(2, 8, 4, 5)},
        kGradient},
       {"conv_one_image_at_a_time",
        "conv",

@@ -70,6 +70,28 @@ void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
   }
 }
 
+int64_t ShiftedConvGradientPitch(const ShiftedConvShape& s) {
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  return (positions + kShiftedConvMaxRun - 1) / kShiftedConvMaxRun *
+         kShiftedConvMaxRun;
+}
+
+int64_t ShiftedConvGradientSize(const ShiftedConvShape& s) {
+  return s.out_channels * ShiftedConvGradientPitch(s);
+}
+
+void SpreadOutputGradient(const ShiftedConvShape& s, const float* out_grad,
+                          float* spread) {
+  const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
+  const int64_t pitch = ShiftedConvGradientPitch(s);
+  for (int64_t m = 0; m < s.out_channels; ++m) {
+    for (int64_t y = 0; y < out_h; ++y) {
+      std::memcpy(spread + m * pitch + y * s.padded_width,
+                  out_grad + (m * out_h + y) * out_w, out_w * sizeof(float));
+    }
+  }
+}
+
 SimdWidth WidestSimd() {
   static const SimdWidth widest =
       __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
@@ -83,6 +105,16 @@ void ShiftedConv(const ShiftedConvShape& s, const float* packed,
     ShiftedConvAvx512(s, packed, padded, workspace, out);
   } else {
     ShiftedConvAvx2(s, packed, padded, workspace, out);
+  }
+}
+
+void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
+                               const float* spread, float* weight_grad,
+                               SimdWidth simd) {
+  if (simd == SimdWidth::kAvx512) {
+    ShiftedConvWeightGradientAvx512(s, padded, spread, weight_grad);
+  } else {
+    ShiftedConvWeightGradientAvx2(s, padded, spread, weight_grad);
   }
 }
 

@@ -92,6 +92,23 @@ void ShiftedConv(const ShiftedConvShape& s, const float* packed,
                  const float* padded, float* workspace, float* out,
                  SimdWidth simd = WidestSimd());
 
+// The weight gradient reads the output gradient spread at the input's
+// pitch: out_channels planes of ShiftedConvGradientPitch floats, plane m
+// holding out height rows of padded_width floats, the output gradient's
+// row and then zeros. ShiftedConvGradientSize floats in all; zero them once:
+// SpreadOutputGradient writes only the rows' first out width floats.
+int64_t ShiftedConvGradientPitch(const ShiftedConvShape& s);
+int64_t ShiftedConvGradientSize(const ShiftedConvShape& s);
+void SpreadOutputGradient(const ShiftedConvShape& s, const float* out_grad,
+                          float* spread);
+
+// weight_grad (out_channels, channels, kernel_y, kernel_x) += the gradient
+// of the weights of the convolution of `padded` (as ShiftedConv reads it)
+// given the `spread` gradient of its output.
+void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
+                               const float* spread, float* weight_grad,
+                               SimdWidth simd = WidestSimd());
+
 }  // namespace layers
 }  // namespace umbra
 

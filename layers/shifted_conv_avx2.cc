@@ -16,6 +16,12 @@ struct Avx2 {
   static V Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
   static V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static void StoreUnaligned(float* p, V v) { _mm256_storeu_ps(p, v); }
+  static float Sum(V v) {
+    const __m128 four =
+        _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
+    return _mm_cvtss_f32(_mm_add_ss(two, _mm_movehdup_ps(two)));
+  }
   // Stores the first n < kLanes floats of v.
   static void StoreFirst(float* p, V v, int64_t n) {
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -29,6 +35,13 @@ struct Avx2 {
 void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
                      const float* padded, float* workspace, float* out) {
   shifted_conv_internal::Compute<Avx2, 4>(s, packed, padded, workspace, out);
+}
+
+void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
+                                   const float* padded, const float* out_grad,
+                                   float* weight_grad) {
+  shifted_conv_internal::WeightGradient<Avx2, 3, 4>(s, padded, out_grad,
+                                                    weight_grad);
 }
 
 }  // namespace layers

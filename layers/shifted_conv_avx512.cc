@@ -17,6 +17,7 @@ struct Avx512 {
   static V Broadcast(const float* p) { return _mm512_set1_ps(*p); }
   static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static void StoreUnaligned(float* p, V v) { _mm512_storeu_ps(p, v); }
+  static float Sum(V v) { return _mm512_reduce_add_ps(v); }
   // Stores the first n < kLanes floats of v.
   static void StoreFirst(float* p, V v, int64_t n) {
     _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), v);
@@ -28,6 +29,13 @@ struct Avx512 {
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
                        const float* padded, float* workspace, float* out) {
   shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, workspace, out);
+}
+
+void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,
+                                     const float* padded, const float* out_grad,
+                                     float* weight_grad) {
+  shifted_conv_internal::WeightGradient<Avx512, 4, 6>(s, padded, out_grad,
+                                                      weight_grad);
 }
 
 }  // namespace layers

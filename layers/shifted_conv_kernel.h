@@ -25,6 +25,12 @@ void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
                      const float* padded, float* workspace, float* out);
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
                        const float* padded, float* workspace, float* out);
+void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
+                                   const float* padded, const float* out_grad,
+                                   float* weight_grad);
+void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,
+                                     const float* padded, const float* out_grad,
+                                     float* weight_grad);
 
 namespace shifted_conv_internal {
 
@@ -154,6 +160,103 @@ void Compute(const ShiftedConvShape& s, const float* packed,
       return ComputeAll<Simd, kRows, 2>(s, packed, padded, workspace, out);
     default:
       return ComputeAll<Simd, kRows, 3>(s, packed, padded, workspace, out);
+  }
+}
+
+// The weight gradient of kM output channels from m0 by kK (channel, tap)
+// pairs from k0 (the flat index of wmat's row): the sums over positions of
+// out_grad's row times the input plane at the pair's shift, each a vector
+// of partial sums until the end.
+template <class Simd, int kM, int kK>
+void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
+                         const float* out_grad, int64_t m0, int64_t k0,
+                         float* weight_grad) {
+  using V = typename Simd::V;
+  constexpr int64_t kLanes = Simd::kLanes;
+  const int64_t taps = s.kernel_y * s.kernel_x;
+  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t pitch = ShiftedConvGradientPitch(s);
+  const float* x[kK];
+#pragma GCC unroll 8
+  for (int t = 0; t < kK; ++t) {
+    const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
+    const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
+    x[t] =
+        padded + c * plane + i * s.dilate_y * s.padded_width + j * s.dilate_x;
+  }
+  const float* g = out_grad + m0 * pitch;
+  V acc[kM][kK];
+#pragma GCC unroll 8
+  for (int r = 0; r < kM; ++r) {
+#pragma GCC unroll 8
+    for (int t = 0; t < kK; ++t) acc[r][t] = Simd::Zero();
+  }
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  for (int64_t p = 0; p < positions; p += kLanes) {
+    V grads[kM];
+#pragma GCC unroll 8
+    for (int r = 0; r < kM; ++r) grads[r] = Simd::Load(g + r * pitch + p);
+#pragma GCC unroll 8
+    for (int t = 0; t < kK; ++t) {
+      const V pixels = Simd::Load(x[t] + p);
+#pragma GCC unroll 8
+      for (int r = 0; r < kM; ++r) {
+        acc[r][t] = Simd::Fma(grads[r], pixels, acc[r][t]);
+      }
+    }
+  }
+  const int64_t row = s.channels * taps;
+#pragma GCC unroll 8
+  for (int r = 0; r < kM; ++r) {
+#pragma GCC unroll 8
+    for (int t = 0; t < kK; ++t) {
+      weight_grad[(m0 + r) * row + k0 + t] += Simd::Sum(acc[r][t]);
+    }
+  }
+}
+
+// WeightGradientBlock for k_count (<= kK) pairs.
+template <class Simd, int kM, int kK>
+void WeightGradientPairs(int64_t k_count, const ShiftedConvShape& s,
+                         const float* padded, const float* out_grad, int64_t m0,
+                         int64_t k0, float* weight_grad) {
+  if constexpr (kK > 0) {
+    if (k_count == kK) {
+      return WeightGradientBlock<Simd, kM, kK>(s, padded, out_grad, m0, k0,
+                                               weight_grad);
+    }
+    WeightGradientPairs<Simd, kM, kK - 1>(k_count, s, padded, out_grad, m0, k0,
+                                          weight_grad);
+  }
+}
+
+// Every pair for m_count (<= kM) output channels from m0, kK at a time.
+template <class Simd, int kM, int kK>
+void WeightGradientRows(int64_t m_count, const ShiftedConvShape& s,
+                        const float* padded, const float* out_grad, int64_t m0,
+                        float* weight_grad) {
+  if constexpr (kM > 0) {
+    if (m_count != kM) {
+      return WeightGradientRows<Simd, kM - 1, kK>(m_count, s, padded, out_grad,
+                                                  m0, weight_grad);
+    }
+    const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+    for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
+      const int64_t k_count = pairs - k0 < kK ? pairs - k0 : kK;
+      WeightGradientPairs<Simd, kM, kK>(k_count, s, padded, out_grad, m0, k0,
+                                        weight_grad);
+    }
+  }
+}
+
+// weight_grad += the weight gradient, kM output channels at a time.
+template <class Simd, int kM, int kK>
+void WeightGradient(const ShiftedConvShape& s, const float* padded,
+                    const float* out_grad, float* weight_grad) {
+  for (int64_t m0 = 0; m0 < s.out_channels; m0 += kM) {
+    const int64_t m_count = s.out_channels - m0 < kM ? s.out_channels - m0 : kM;
+    WeightGradientRows<Simd, kM, kK>(m_count, s, padded, out_grad, m0,
+                                     weight_grad);
   }
 }
 

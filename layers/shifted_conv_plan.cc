@@ -6,12 +6,11 @@ namespace umbra {
 namespace layers {
 namespace {
 
-// A buffer of `tasks` zeroed padded inputs of `shape` with all `ngroup`
-// groups' planes.
-std::vector<float> PaddedBuffers(ShiftedConvShape shape, index_t ngroup,
-                                 index_t tasks) {
+// One group's shape with every group's planes (they lie one after another).
+ShiftedConvShape AllGroups(ShiftedConvShape shape, index_t ngroup) {
   shape.channels *= ngroup;
-  return std::vector<float>(tasks * ShiftedConvInputSize(shape), 0.f);
+  shape.out_channels *= ngroup;
+  return shape;
 }
 
 }  // namespace
@@ -19,7 +18,8 @@ std::vector<float> PaddedBuffers(ShiftedConvShape shape, index_t ngroup,
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                                  index_t nchannel, index_t tasks)
     : geom_(g), ngroup_(ngroup) {
-  forward_ = g.stride_y == 1 && g.stride_x == 1;
+  forward_ =
+      g.stride_y == 1 && g.stride_x == 1 && g.PatchSize() / ngroup >= kMinPatch;
   const index_t span_y = g.dilate_y * (g.kernel_y - 1);
   const index_t span_x = g.dilate_x * (g.kernel_x - 1);
   input_gradient_ = forward_ && g.pad_y <= span_y && g.pad_x <= span_x;
@@ -34,7 +34,13 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.height + 2 * g.pad_y,
                       g.width + 2 * g.pad_x};
     packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
-    padded_images_ = PaddedBuffers(forward_shape_, ngroup, tasks);
+    const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
+    padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
+    weight_gradient_ = g.out_height * forward_shape_.padded_width >=
+                       kMinWeightGradientPositions;
+    if (weight_gradient_) {
+      spread_grads_.assign(tasks * ShiftedConvGradientSize(all), 0.f);
+    }
   }
   if (input_gradient_) {
     adjoint_shape_ = {group_out,
@@ -46,7 +52,8 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.out_height + 2 * (span_y - g.pad_y),
                       g.out_width + 2 * (span_x - g.pad_x)};
     packed_adjoint_.resize(ngroup * ShiftedConvPackedSize(adjoint_shape_));
-    padded_grads_ = PaddedBuffers(adjoint_shape_, ngroup, tasks);
+    padded_grads_.assign(
+        tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
   }
   workspace_size_ = std::max(ShiftedConvWorkspaceSize(forward_shape_),
                              ShiftedConvWorkspaceSize(adjoint_shape_));
@@ -86,13 +93,32 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
       in_grad);
 }
 
+void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
+                                     const float* out_grad, float* wmat_grad) {
+  const ShiftedConvShape& shape = forward_shape_;
+  const ShiftedConvShape all = AllGroups(shape, ngroup_);
+  float* padded = padded_images_.data() + task * ShiftedConvInputSize(all);
+  PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
+            padded);
+  float* spread = spread_grads_.data() + task * ShiftedConvGradientSize(all);
+  SpreadOutputGradient(all, out_grad, spread);
+  const index_t plane = shape.padded_height * shape.padded_width;
+  const index_t group_weights =
+      shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
+  for (index_t g = 0; g < ngroup_; ++g) {
+    ShiftedConvWeightGradient(
+        shape, padded + g * shape.channels * plane,
+        spread + g * shape.out_channels * ShiftedConvGradientPitch(shape),
+        wmat_grad + g * group_weights);
+  }
+}
+
 void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
                           const std::vector<float>& packed, index_t task,
                           const float* planes, index_t height, index_t width,
                           index_t pad_y, index_t pad_x,
                           std::vector<float>* padded, float* out) {
-  ShiftedConvShape all = shape;
-  all.channels *= ngroup_;
+  const ShiftedConvShape all = AllGroups(shape, ngroup_);
   float* buffer = padded->data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, planes, height, width, pad_y, pad_x, buffer);
   const index_t plane = shape.padded_height * shape.padded_width;

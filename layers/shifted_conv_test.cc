@@ -92,6 +92,31 @@ std::vector<double> ReferenceInputGradient(const Case& k,
   return in_grad;
 }
 
+// d(sum of out_grad * out)/d(w): every output's gradient times the pixels
+// it read, summed over the outputs.
+std::vector<double> ReferenceWeightGradient(
+    const Case& k, const std::vector<float>& in,
+    const std::vector<float>& out_grad) {
+  std::vector<double> w_grad(
+      k.out_channels * k.channels * k.kernel_y * k.kernel_x, 0.0);
+  for (int64_t m = 0; m < k.out_channels; ++m)
+    for (int64_t oy = 0; oy < k.OutHeight(); ++oy)
+      for (int64_t ox = 0; ox < k.OutWidth(); ++ox)
+        for (int64_t c = 0; c < k.channels; ++c)
+          for (int64_t i = 0; i < k.kernel_y; ++i)
+            for (int64_t j = 0; j < k.kernel_x; ++j) {
+              const int64_t y = oy - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
+              w_grad[((m * k.channels + c) * k.kernel_y + i) * k.kernel_x +
+                     j] +=
+                  double(
+                      out_grad[(m * k.OutHeight() + oy) * k.OutWidth() + ox]) *
+                  in[(c * k.height + y) * k.width + x];
+            }
+  return w_grad;
+}
+
 std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> v(n);
@@ -196,6 +221,36 @@ TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
                             k.dilate_y * (k.kernel_y - 1) - k.pad_y,
                             k.dilate_x * (k.kernel_x - 1) - k.pad_x, simd),
                  want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+    }
+  }
+}
+
+TEST(ShiftedConvTest, WeightGradientAddsTheDefinition) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  for (const Case& k : kCases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "channels " << k.channels << " -> " << k.out_channels
+                 << ", " << k.height << "x" << k.width << ", kernel "
+                 << k.kernel_y << "x" << k.kernel_x);
+    const std::vector<float> in =
+        RandomFloats(k.channels * k.height * k.width, &engine);
+    const std::vector<float> out_grad =
+        RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
+    const std::vector<float> before = RandomFloats(
+        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    std::vector<double> want = ReferenceWeightGradient(k, in, out_grad);
+    for (size_t i = 0; i < want.size(); ++i) want[i] += before[i];
+    const ShiftedConvShape s = k.Forward();
+    std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
+    PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x, padded.data());
+    std::vector<float> spread(ShiftedConvGradientSize(s), 0.f);
+    SpreadOutputGradient(s, out_grad.data(), spread.data());
+    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+      std::vector<float> w_grad = before;
+      ShiftedConvWeightGradient(s, padded.data(), spread.data(), w_grad.data(),
+                                simd);
+      ExpectNear(w_grad, want, 1e-4 * k.OutHeight() * k.OutWidth());
     }
   }
 }
