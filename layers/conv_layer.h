@@ -6,15 +6,20 @@
 // and bias of shape (nchannel). With ngroup = g, input channels and output
 // channels are split into g groups and output group i sees input group i.
 //
-// On the CPU it runs as im2col + one matrix product per group, image by
-// image, one image per thread at a time: the patch matrices of the images in
-// flight take at most temp_col_max * 2^18 elements together (cxxnet's unit:
-// 1 MiB of float; default 64), but at least one image (temp_col_max = 0: one
+// On the CPU it runs image by image, one image per thread at a time. A
+// float conv with stride 1 (and at least 32 products per output) runs on a
+// direct kernel that reads the zero-padded image at each tap's shift
+// (layers/shifted_conv_plan.h): the forward pass, the input gradient
+// (padding at most dilate * (kernel - 1)) and, on planes of 512 positions
+// or more, the weight gradient. Every other pass runs as im2col + one
+// matrix product per group: the patch matrices of the images in flight
+// take at most temp_col_max * 2^18 elements together (cxxnet's unit: 1 MiB
+// of float; default 64), but at least one image (temp_col_max = 0: one
 // image at a time). They are allocated once in Setup and reused by every
 // Forward and Backprop; when the whole batch's fit in temp_col_max, a
 // training Forward keeps every image's for Backprop, which then skips its
-// im2col. On the gpu it runs on cuDNN (layers/gpu), which
-// ignores temp_col_max.
+// im2col. On the gpu it runs on cuDNN (layers/gpu), which ignores
+// temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -74,7 +79,8 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
             "float), as cxxnet; 0, or less than one image's patch matrix: "
             "one image at a time. When the whole batch's fit, training keeps "
             "them from the forward pass for the backward pass. Default 64 "
-            "(64 MiB of float).");
+            "(64 MiB of float). On the CPU, the passes of a stride-1 float "
+            "conv that its direct kernel computes need none.");
     UMBRA_DECLARE_ALIAS(nchannel, num_channel);
     UMBRA_DECLARE_ALIAS(ngroup, num_group);
   }
@@ -103,8 +109,8 @@ class ConvolutionBase : public Layer<xpu, DType> {
   static LayerTypeInfo Describe() {
     LayerTypeInfo info;
     info.description =
-        "2-D convolution (im2col + matrix product) with stride, padding, "
-        "dilation and groups.";
+        "2-D convolution with stride, padding, dilation and groups (on the "
+        "CPU a direct kernel for stride 1, else im2col + matrix product).";
     info.params = {ConvolutionParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
