@@ -240,7 +240,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
     const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
     const bool has_bias = !this->param_.no_bias;
-    const bool shifted_weights = shifted_.weight_gradient();
+    const bool shifted_weights = shifted_.forward();
     const bool shifted_input = prop_grad && shifted_.input_gradient();
     if (shifted_input) PackShifted(&ShiftedConvPlan::PackAdjointWeights);
     wmat_grads_ = DType(0);
@@ -279,6 +279,10 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     Tensor<xpu, 2, DType> wmat_grad =
         Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
     for (index_t task = 0; task < tasks_; ++task) {
+      if (shifted_weights) {
+        RunShifted(&ShiftedConvPlan::AddWeightGradient, task,
+                   wmat_grads_[task].dptr_);
+      }
       wmat_grad += wmat_grads_[task];
       if (has_bias) this->gradient(this->bias_) += bias_grads_[task];
     }
@@ -298,8 +302,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
           ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel, tasks_);
     }
     // Patch matrices unless the stride-1 kernel computes every pass.
-    const index_t patch_images =
-        shifted_.weight_gradient() && shifted_.input_gradient() ? 0 : tasks_;
+    const index_t patch_images = shifted_.input_gradient() ? 0 : tasks_;
     cols_.Resize(Shape3(patch_images, geom.PatchSize(), geom.OutPixels()));
     cols_hold_batch_ = false;
     wmat_grads_.Resize(

@@ -122,9 +122,9 @@ std::vector<LayerCase> AllCases() {
        {Shape4(2, 1, 5, 6)},
        kGradient},
       // Stride 1 with at least ShiftedConvPlan::kMinPatch products per
-      // output: the stride-1 kernel computes the forward pass and the input
-      // gradient, and on planes of at least kMinWeightGradientPositions
-      // (16 rows of 32) the weight gradient.
+      // output: the stride-1 kernel computes every pass, the weight
+      // gradient as sums over positions on planes of at least
+      // kMinDotPositions (16 rows of 32), else transposed.
       {"conv_direct",
        "conv",
        {{"nchannel", "3"},
@@ -144,8 +144,17 @@ std::vector<LayerCase> AllCases() {
         {"init_sigma", "0.5"}},
        {Shape4(1, 8, 16, 30)},
        kGradient},
+      {"conv_direct_small_planes",
+       "conv",
+       {{"nchannel", "18"},
+        {"kernel_size", "3"},
+        {"pad", "1"},
+        {"ngroup", "2"},
+        {"init_sigma", "0.5"}},
+       {Shape4(2, 8, 5, 6)},
+       kGradient},
       // Padding past the kernel's span: the stride-1 kernel computes the
-      // forward pass, im2col the gradients.
+      // forward pass and the weight gradient, im2col the input gradient.
       {"conv_pad_past_kernel",
        "conv",
        {{"nchannel", "2"},

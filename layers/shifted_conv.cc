@@ -92,6 +92,28 @@ void SpreadOutputGradient(const ShiftedConvShape& s, const float* out_grad,
   }
 }
 
+int64_t ShiftedConvChannelPitch(const ShiftedConvShape& s) {
+  constexpr int64_t kWidest = 16;  // floats in an AVX-512 vector
+  return (s.out_channels + kWidest - 1) / kWidest * kWidest;
+}
+
+int64_t ShiftedConvTransposedGradientSize(const ShiftedConvShape& s) {
+  return ShiftedConvOutHeight(s) * s.padded_width * ShiftedConvChannelPitch(s);
+}
+
+void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
+                             float* transposed) {
+  const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
+  const int64_t pitch = ShiftedConvChannelPitch(s);
+  for (int64_t m = 0; m < s.out_channels; ++m) {
+    for (int64_t y = 0; y < out_h; ++y) {
+      const float* from = out_grad + (m * out_h + y) * out_w;
+      float* to = transposed + y * s.padded_width * pitch + m;
+      for (int64_t x = 0; x < out_w; ++x) to[x * pitch] = from[x];
+    }
+  }
+}
+
 SimdWidth WidestSimd() {
   static const SimdWidth widest =
       __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
@@ -115,6 +137,19 @@ void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
     ShiftedConvWeightGradientAvx512(s, padded, spread, weight_grad);
   } else {
     ShiftedConvWeightGradientAvx2(s, padded, spread, weight_grad);
+  }
+}
+
+void ShiftedConvWeightGradientTransposed(const ShiftedConvShape& s,
+                                         const float* padded,
+                                         const float* transposed,
+                                         float* weight_grad_t, SimdWidth simd) {
+  if (simd == SimdWidth::kAvx512) {
+    ShiftedConvWeightGradientTransposedAvx512(s, padded, transposed,
+                                              weight_grad_t);
+  } else {
+    ShiftedConvWeightGradientTransposedAvx2(s, padded, transposed,
+                                            weight_grad_t);
   }
 }
 

@@ -109,6 +109,27 @@ void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
                                const float* spread, float* weight_grad,
                                SimdWidth simd = WidestSimd());
 
+// The same on small planes, transposed, without a horizontal sum per weight:
+// the output gradient transposed at the input's pitch, out height *
+// padded_width rows of ShiftedConvChannelPitch floats (out_channels rounded
+// up to 16), row oy * padded_width + ox holding pixel (oy, ox) of every
+// channel, zeros past out width and past out_channels
+// (ShiftedConvTransposedGradientSize floats; zero them once).
+int64_t ShiftedConvChannelPitch(const ShiftedConvShape& s);
+int64_t ShiftedConvTransposedGradientSize(const ShiftedConvShape& s);
+void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
+                             float* transposed);
+
+// weight_grad_t (channels * kernel_y * kernel_x rows of
+// ShiftedConvChannelPitch floats: wmat's gradient transposed, its columns
+// past out_channels left 0) += the weight gradient given the `transposed`
+// output gradient.
+void ShiftedConvWeightGradientTransposed(const ShiftedConvShape& s,
+                                         const float* padded,
+                                         const float* transposed,
+                                         float* weight_grad_t,
+                                         SimdWidth simd = WidestSimd());
+
 }  // namespace layers
 }  // namespace umbra
 

@@ -44,5 +44,13 @@ void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
                                                     weight_grad);
 }
 
+void ShiftedConvWeightGradientTransposedAvx2(const ShiftedConvShape& s,
+                                             const float* padded,
+                                             const float* transposed,
+                                             float* weight_grad_t) {
+  shifted_conv_internal::WeightGradientTransposed<Avx2, 12, 2>(
+      s, padded, transposed, weight_grad_t);
+}
+
 }  // namespace layers
 }  // namespace umbra

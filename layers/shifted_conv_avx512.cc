@@ -38,5 +38,13 @@ void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,
                                                       weight_grad);
 }
 
+void ShiftedConvWeightGradientTransposedAvx512(const ShiftedConvShape& s,
+                                               const float* padded,
+                                               const float* transposed,
+                                               float* weight_grad_t) {
+  shifted_conv_internal::WeightGradientTransposed<Avx512, 24, 4>(
+      s, padded, transposed, weight_grad_t);
+}
+
 }  // namespace layers
 }  // namespace umbra

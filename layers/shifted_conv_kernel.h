@@ -31,6 +31,14 @@ void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
 void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,
                                      const float* padded, const float* out_grad,
                                      float* weight_grad);
+void ShiftedConvWeightGradientTransposedAvx2(const ShiftedConvShape& s,
+                                             const float* padded,
+                                             const float* transposed,
+                                             float* weight_grad_t);
+void ShiftedConvWeightGradientTransposedAvx512(const ShiftedConvShape& s,
+                                               const float* padded,
+                                               const float* transposed,
+                                               float* weight_grad_t);
 
 namespace shifted_conv_internal {
 
@@ -257,6 +265,106 @@ void WeightGradient(const ShiftedConvShape& s, const float* padded,
     const int64_t m_count = s.out_channels - m0 < kM ? s.out_channels - m0 : kM;
     WeightGradientRows<Simd, kM, kK>(m_count, s, padded, out_grad, m0,
                                      weight_grad);
+  }
+}
+
+// The transposed weight gradient of kK (channel, tap) pairs from k0 by kMv
+// vectors of output channels from vector v0: over every position, the
+// pair's input pixel times the position's output gradients.
+template <class Simd, int kK, int kMv>
+void TransposedBlock(const ShiftedConvShape& s, const float* padded,
+                     const float* transposed, int64_t k0, int64_t v0,
+                     float* weight_grad_t) {
+  using V = typename Simd::V;
+  constexpr int64_t kLanes = Simd::kLanes;
+  const int64_t taps = s.kernel_y * s.kernel_x;
+  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t pitch = ShiftedConvChannelPitch(s);
+  const float* x[kK];
+  V acc[kK][kMv];
+#pragma GCC unroll 24
+  for (int t = 0; t < kK; ++t) {
+    const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
+    const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
+    x[t] =
+        padded + c * plane + i * s.dilate_y * s.padded_width + j * s.dilate_x;
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) {
+      acc[t][v] =
+          Simd::Load(weight_grad_t + (k0 + t) * pitch + (v0 + v) * kLanes);
+    }
+  }
+  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const float* g = transposed + v0 * kLanes;
+  for (int64_t q = 0; q < positions; ++q, g += pitch) {
+    V grads[kMv];
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) grads[v] = Simd::Load(g + v * kLanes);
+#pragma GCC unroll 24
+    for (int t = 0; t < kK; ++t) {
+      const V pixel = Simd::Broadcast(x[t] + q);
+#pragma GCC unroll 4
+      for (int v = 0; v < kMv; ++v) {
+        acc[t][v] = Simd::Fma(pixel, grads[v], acc[t][v]);
+      }
+    }
+  }
+#pragma GCC unroll 24
+  for (int t = 0; t < kK; ++t) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) {
+      Simd::StoreUnaligned(weight_grad_t + (k0 + t) * pitch + (v0 + v) * kLanes,
+                           acc[t][v]);
+    }
+  }
+}
+
+// TransposedBlock for k_count (<= kK) pairs.
+template <class Simd, int kK, int kMv>
+void TransposedPairs(int64_t k_count, const ShiftedConvShape& s,
+                     const float* padded, const float* transposed, int64_t k0,
+                     int64_t v0, float* weight_grad_t) {
+  if constexpr (kK > 0) {
+    if (k_count == kK) {
+      return TransposedBlock<Simd, kK, kMv>(s, padded, transposed, k0, v0,
+                                            weight_grad_t);
+    }
+    TransposedPairs<Simd, kK - 1, kMv>(k_count, s, padded, transposed, k0, v0,
+                                       weight_grad_t);
+  }
+}
+
+// Every pair for v_count (<= kMv) vectors of output channels from v0, in
+// blocks of kAccumulators / v_count pairs.
+template <class Simd, int kAccumulators, int kMv>
+void TransposedVectors(int64_t v_count, const ShiftedConvShape& s,
+                       const float* padded, const float* transposed, int64_t v0,
+                       float* weight_grad_t) {
+  if constexpr (kMv > 0) {
+    if (v_count != kMv) {
+      return TransposedVectors<Simd, kAccumulators, kMv - 1>(
+          v_count, s, padded, transposed, v0, weight_grad_t);
+    }
+    constexpr int kK = kAccumulators / kMv;
+    const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+    for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
+      const int64_t k_count = pairs - k0 < kK ? pairs - k0 : kK;
+      TransposedPairs<Simd, kK, kMv>(k_count, s, padded, transposed, k0, v0,
+                                     weight_grad_t);
+    }
+  }
+}
+
+// weight_grad_t += the transposed weight gradient, kMv vectors of output
+// channels at a time.
+template <class Simd, int kAccumulators, int kMv>
+void WeightGradientTransposed(const ShiftedConvShape& s, const float* padded,
+                              const float* transposed, float* weight_grad_t) {
+  const int64_t vectors = ShiftedConvChannelPitch(s) / Simd::kLanes;
+  for (int64_t v0 = 0; v0 < vectors; v0 += kMv) {
+    const int64_t v_count = vectors - v0 < kMv ? vectors - v0 : kMv;
+    TransposedVectors<Simd, kAccumulators, kMv>(v_count, s, padded, transposed,
+                                                v0, weight_grad_t);
   }
 }
 

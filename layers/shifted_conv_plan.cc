@@ -13,6 +13,11 @@ ShiftedConvShape AllGroups(ShiftedConvShape shape, index_t ngroup) {
   return shape;
 }
 
+// The weights of one group: wmat's rows of its output channels.
+index_t GroupWeights(const ShiftedConvShape& shape) {
+  return shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
+}
+
 }  // namespace
 
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
@@ -36,10 +41,15 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
     packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
-    weight_gradient_ = g.out_height * forward_shape_.padded_width >=
-                       kMinWeightGradientPositions;
-    if (weight_gradient_) {
+    dot_weight_gradient_ =
+        g.out_height * forward_shape_.padded_width >= kMinDotPositions;
+    if (dot_weight_gradient_) {
       spread_grads_.assign(tasks * ShiftedConvGradientSize(all), 0.f);
+    } else {
+      transposed_grads_.assign(
+          tasks * ngroup * ShiftedConvTransposedGradientSize(forward_shape_),
+          0.f);
+      weight_grads_t_.assign(tasks * ngroup * TransposedWeightsSize(), 0.f);
     }
   }
   if (input_gradient_) {
@@ -71,11 +81,9 @@ void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
 void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
                            ShiftedConvWeights which, const float* wmat,
                            std::vector<float>* packed) const {
-  const index_t group_weights =
-      shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
   const index_t size = ShiftedConvPackedSize(shape);
   for (index_t g = 0; g < ngroup_; ++g) {
-    PackShiftedConvWeights(shape, which, wmat + g * group_weights,
+    PackShiftedConvWeights(shape, which, wmat + g * GroupWeights(shape),
                            packed->data() + g * size);
   }
 }
@@ -100,17 +108,54 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
   float* padded = padded_images_.data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
             padded);
-  float* spread = spread_grads_.data() + task * ShiftedConvGradientSize(all);
-  SpreadOutputGradient(all, out_grad, spread);
   const index_t plane = shape.padded_height * shape.padded_width;
-  const index_t group_weights =
-      shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
-  for (index_t g = 0; g < ngroup_; ++g) {
-    ShiftedConvWeightGradient(
-        shape, padded + g * shape.channels * plane,
-        spread + g * shape.out_channels * ShiftedConvGradientPitch(shape),
-        wmat_grad + g * group_weights);
+  if (dot_weight_gradient_) {
+    float* spread = spread_grads_.data() + task * ShiftedConvGradientSize(all);
+    SpreadOutputGradient(all, out_grad, spread);
+    for (index_t g = 0; g < ngroup_; ++g) {
+      ShiftedConvWeightGradient(
+          shape, padded + g * shape.channels * plane,
+          spread + g * shape.out_channels * ShiftedConvGradientPitch(shape),
+          wmat_grad + g * GroupWeights(shape));
+    }
+    return;
   }
+  const index_t transposed_size = ShiftedConvTransposedGradientSize(shape);
+  const index_t out_plane = geom_.out_height * geom_.out_width;
+  for (index_t g = 0; g < ngroup_; ++g) {
+    float* transposed =
+        transposed_grads_.data() + (task * ngroup_ + g) * transposed_size;
+    TransposeOutputGradient(
+        shape, out_grad + g * shape.out_channels * out_plane, transposed);
+    ShiftedConvWeightGradientTransposed(
+        shape, padded + g * shape.channels * plane, transposed,
+        weight_grads_t_.data() +
+            (task * ngroup_ + g) * TransposedWeightsSize());
+  }
+}
+
+void ShiftedConvPlan::AddWeightGradient(index_t task, float* wmat_grad) {
+  if (dot_weight_gradient_) return;
+  const ShiftedConvShape& shape = forward_shape_;
+  const index_t pairs = shape.channels * shape.kernel_y * shape.kernel_x;
+  const index_t pitch = ShiftedConvChannelPitch(shape);
+  for (index_t g = 0; g < ngroup_; ++g) {
+    float* kept =
+        weight_grads_t_.data() + (task * ngroup_ + g) * TransposedWeightsSize();
+    float* group_grad = wmat_grad + g * GroupWeights(shape);
+    for (index_t m = 0; m < shape.out_channels; ++m) {
+      for (index_t k = 0; k < pairs; ++k) {
+        group_grad[m * pairs + k] += kept[k * pitch + m];
+      }
+    }
+    std::fill(kept, kept + TransposedWeightsSize(), 0.f);
+  }
+}
+
+index_t ShiftedConvPlan::TransposedWeightsSize() const {
+  const ShiftedConvShape& shape = forward_shape_;
+  return shape.channels * shape.kernel_y * shape.kernel_x *
+         ShiftedConvChannelPitch(shape);
 }
 
 void ShiftedConvPlan::Run(const ShiftedConvShape& shape,

@@ -8,9 +8,8 @@
 //     plan.PackForwardWeights(wmat);            // before each Forward
 //     plan.Forward(task, image, image_out);     // any thread, its task
 //   }
-//   if (plan.weight_gradient()) {
-//     plan.WeightGradient(task, image, out_grad, wmat_grad);
-//   }
+//   plan.WeightGradient(task, image, out_grad, wmat_grad);  // each image
+//   plan.AddWeightGradient(task, wmat_grad);                 // at the end
 //   if (plan.input_gradient()) {
 //     plan.PackAdjointWeights(wmat);
 //     plan.InputGradient(task, out_grad, in_grad);
@@ -45,14 +44,14 @@ class ShiftedConvPlan {
   // dilate * (kernel - 1), so that the output gradient's own padding is not
   // negative.
   bool input_gradient() const { return input_gradient_; }
-  // Whether it computes the weight gradient: forward(), and planes of at
-  // least kMinWeightGradientPositions positions (out_height * padded
-  // width). Its sums over positions end in a horizontal sum per weight and
-  // image, which outweighs the products on smaller planes (LeNet's conv2 on
-  // 14x14: 1.1x slower than im2col + matrix product; ResNet's 28x28
-  // stage: 1.5x faster).
-  bool weight_gradient() const { return weight_gradient_; }
-  static constexpr index_t kMinWeightGradientPositions = 512;
+  // It computes the weight gradient whenever forward(): on planes of at
+  // least kMinDotPositions positions (out_height * padded width) as sums
+  // over positions, each ending in a horizontal sum per weight and image;
+  // on smaller planes, where those sums would outweigh the products (LeNet's
+  // conv2 on 14x14: 1.1x slower than im2col + matrix product), transposed,
+  // output channels along the vectors, into the plan's own accumulators
+  // that AddWeightGradient adds to wmat's gradient.
+  static constexpr index_t kMinDotPositions = 512;
 
   // Packs wmat (nchannel, channels / ngroup, kernel_y, kernel_x) for
   // Forward, or for InputGradient: call it whenever wmat may have changed.
@@ -66,14 +65,20 @@ class ShiftedConvPlan {
   // given its output gradient (nchannel, out_height, out_width).
   void InputGradient(index_t task, const float* out_grad, float* in_grad);
   // wmat_grad (as wmat) += the weight gradient of one image given the
-  // image and its output gradient.
+  // image and its output gradient, now or at the task's next
+  // AddWeightGradient.
   void WeightGradient(index_t task, const float* image, const float* out_grad,
                       float* wmat_grad);
+  // wmat_grad += what WeightGradient kept in task's accumulators, which
+  // start again from 0.
+  void AddWeightGradient(index_t task, float* wmat_grad);
 
  private:
   // Packs wmat for `shape` group by group into `packed`.
   void Pack(const ShiftedConvShape& shape, ShiftedConvWeights which,
             const float* wmat, std::vector<float>* packed) const;
+  // Floats of one group's transposed weight gradient accumulators.
+  index_t TransposedWeightsSize() const;
   // Runs `shape` with `packed` group by group (the weights for group g at
   // g * ShiftedConvPackedSize(shape)): pads `planes` (shape.channels *
   // ngroup of height x width, padded by pad_y, pad_x) into task's part of
@@ -85,12 +90,15 @@ class ShiftedConvPlan {
 
   ConvGeometry geom_;
   index_t ngroup_ = 1;
-  bool forward_ = false, input_gradient_ = false, weight_gradient_ = false;
+  bool forward_ = false, input_gradient_ = false;
+  bool dot_weight_gradient_ = false;                    // else transposed
   ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's
   std::vector<float> packed_forward_, packed_adjoint_;  // every group's
   // Per task: the padded image, the padded output gradient, the output
-  // gradient spread at the image's pitch.
+  // gradient spread at the image's pitch (dot) or transposed, every
+  // group's, and the transposed weight gradient's accumulators.
   std::vector<float> padded_images_, padded_grads_, spread_grads_;
+  std::vector<float> transposed_grads_, weight_grads_t_;
   // Per task: ShiftedConv's workspace, for either pass.
   index_t workspace_size_ = 0;
   std::vector<float> workspaces_;

@@ -255,6 +255,43 @@ TEST(ShiftedConvTest, WeightGradientAddsTheDefinition) {
   }
 }
 
+TEST(ShiftedConvTest, TransposedWeightGradientAddsTheDefinition) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  for (const Case& k : kCases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "channels " << k.channels << " -> " << k.out_channels
+                 << ", " << k.height << "x" << k.width << ", kernel "
+                 << k.kernel_y << "x" << k.kernel_x);
+    const std::vector<float> in =
+        RandomFloats(k.channels * k.height * k.width, &engine);
+    const std::vector<float> out_grad =
+        RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
+    const ShiftedConvShape s = k.Forward();
+    const int64_t pairs = k.channels * k.kernel_y * k.kernel_x;
+    const int64_t pitch = ShiftedConvChannelPitch(s);
+    const std::vector<float> before = RandomFloats(pairs * pitch, &engine);
+    const std::vector<double> gradient =
+        ReferenceWeightGradient(k, in, out_grad);
+    std::vector<double> want(before.begin(), before.end());
+    for (int64_t m = 0; m < k.out_channels; ++m) {
+      for (int64_t p = 0; p < pairs; ++p) {
+        want[p * pitch + m] += gradient[m * pairs + p];
+      }
+    }
+    std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
+    PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x, padded.data());
+    std::vector<float> transposed(ShiftedConvTransposedGradientSize(s), 0.f);
+    TransposeOutputGradient(s, out_grad.data(), transposed.data());
+    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+      std::vector<float> w_grad_t = before;
+      ShiftedConvWeightGradientTransposed(s, padded.data(), transposed.data(),
+                                          w_grad_t.data(), simd);
+      ExpectNear(w_grad_t, want, 1e-4 * k.OutHeight() * k.OutWidth());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace layers
 }  // namespace umbra
