@@ -124,14 +124,14 @@ std::vector<LayerCase> AllCases() {
       // Stride 1 with at least ShiftedConvPlan::kMinPatch products per
       // output: the stride-1 kernel computes every pass, the weight
       // gradient as sums over positions on planes of at least
-      // kMinDotPositions (16 rows of 32), else transposed.
+      // kMinDotPositions (16 rows of 33 and 32), else transposed.
       {"conv_direct",
        "conv",
        {{"nchannel", "3"},
         {"kernel_size", "3"},
         {"pad", "1"},
         {"init_sigma", "0.5"}},
-       {Shape4(2, 4, 16, 30)},
+       {Shape4(2, 4, 16, 32)},
        kGradient},
       {"conv_direct_groups_dilate",
        "conv",

@@ -12,15 +12,18 @@ int64_t ShiftedConvOutHeight(const ShiftedConvShape& s) {
   return s.padded_height - s.dilate_y * (s.kernel_y - 1);
 }
 
-int64_t ShiftedConvOutWidth(const ShiftedConvShape& s) {
-  return s.padded_width - s.dilate_x * (s.kernel_x - 1);
+int64_t ShiftedConvOutWidth(const ShiftedConvShape& s) { return s.out_width; }
+
+int64_t ShiftedConvRowPitch(int64_t width, int64_t pad_x, int64_t out_width) {
+  return std::max(width + pad_x, out_width);
 }
 
 int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
-  // The last run starts before the last output row's end and reads up to
-  // kShiftedConvMaxRun positions on, each up to the last tap's shift.
-  return s.channels * s.padded_height * s.padded_width + kShiftedConvMaxRun +
-         s.dilate_x * (s.kernel_x - 1);
+  // A kept output reads up to pad_x <= row_pitch floats past the last
+  // plane; the last run starts before the last output row's end and reads
+  // up to kShiftedConvMaxRun positions on, each up to the last tap's shift.
+  return s.channels * s.padded_height * s.row_pitch + s.row_pitch +
+         kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1);
 }
 
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s) {
@@ -34,7 +37,7 @@ int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s) {
                        kShiftedConvRows * kShiftedConvRows;
   // Each row's positions rounded up to a run, and the last row's read of a
   // whole vector past its end.
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   return rows * (positions + kShiftedConvMaxRun) + kShiftedConvMaxRun;
 }
 
@@ -61,17 +64,17 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
 
 void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
                int64_t width, int64_t pad_y, int64_t pad_x, float* padded) {
-  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t plane = s.padded_height * s.row_pitch;
   for (int64_t c = 0; c < s.channels; ++c) {
     for (int64_t y = 0; y < height; ++y) {
-      std::memcpy(padded + c * plane + (y + pad_y) * s.padded_width + pad_x,
+      std::memcpy(padded + c * plane + (y + pad_y) * s.row_pitch + pad_x,
                   planes + (c * height + y) * width, width * sizeof(float));
     }
   }
 }
 
 int64_t ShiftedConvGradientPitch(const ShiftedConvShape& s) {
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   return (positions + kShiftedConvMaxRun - 1) / kShiftedConvMaxRun *
          kShiftedConvMaxRun;
 }
@@ -86,7 +89,7 @@ void SpreadOutputGradient(const ShiftedConvShape& s, const float* out_grad,
   const int64_t pitch = ShiftedConvGradientPitch(s);
   for (int64_t m = 0; m < s.out_channels; ++m) {
     for (int64_t y = 0; y < out_h; ++y) {
-      std::memcpy(spread + m * pitch + y * s.padded_width,
+      std::memcpy(spread + m * pitch + y * s.row_pitch,
                   out_grad + (m * out_h + y) * out_w, out_w * sizeof(float));
     }
   }
@@ -98,7 +101,7 @@ int64_t ShiftedConvChannelPitch(const ShiftedConvShape& s) {
 }
 
 int64_t ShiftedConvTransposedGradientSize(const ShiftedConvShape& s) {
-  return ShiftedConvOutHeight(s) * s.padded_width * ShiftedConvChannelPitch(s);
+  return ShiftedConvOutHeight(s) * s.row_pitch * ShiftedConvChannelPitch(s);
 }
 
 void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
@@ -108,7 +111,7 @@ void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
   for (int64_t m = 0; m < s.out_channels; ++m) {
     for (int64_t y = 0; y < out_h; ++y) {
       const float* from = out_grad + (m * out_h + y) * out_w;
-      float* to = transposed + y * s.padded_width * pitch + m;
+      float* to = transposed + y * s.row_pitch * pitch + m;
       for (int64_t x = 0; x < out_w; ++x) to[x * pitch] = from[x];
     }
   }

@@ -2,15 +2,17 @@
 // zero-padded input planes, without a patch matrix (im2col): the CPU conv
 // layer's kernel for its stride-1 convolutions, forward and backward-data.
 //
-// With the input planes padded to (padded_height, padded_width) and
-// flattened, output pixel (oy, ox) of channel m is
+// With the input planes zero-padded to padded_height rows of row_pitch
+// floats and flattened, output pixel (oy, ox) of channel m is
 //   sum over c, i, j of w[m][c][i][j] * in[c][q + i * dilate_y *
-//   padded_width + j * dilate_x],   q = oy * padded_width + ox:
+//   row_pitch + j * dilate_x],   q = oy * row_pitch + ox:
 // each kernel tap reads the plane at a fixed shift of the output position q.
 // The kernel runs over consecutive positions q with SIMD vectors, as a
 // matrix product whose right-hand matrix is the shifted planes themselves;
-// the positions with ox >= out width (they straddle a row's end) are
-// computed and dropped.
+// the positions with ox >= out_width (they straddle a row's end) are
+// computed and dropped. The zeros between two rows serve as the right
+// padding of one and the left padding of the next, so a row needs only
+// pad_x of them (ShiftedConvRowPitch), and fewer positions are dropped.
 //
 // The input gradient of a stride-1 convolution is one too: the output
 // gradient padded by dilate * (kernel - 1) - pad, convolved with the
@@ -21,7 +23,8 @@
 // inline code of the rest of umbra for AVX-512.
 //
 // Example (one image, 3x3 kernel, pad 1):
-//   ShiftedConvShape s{channels, out_channels, 3, 3, 1, 1, h + 2, w + 2};
+//   ShiftedConvShape s{channels, out_channels, 3, 3, 1, 1, h + 2,
+//                      ShiftedConvRowPitch(w, 1, w), w};
 //   std::vector<float> padded(ShiftedConvInputSize(s), 0.f);  // zero once
 //   std::vector<float> packed(ShiftedConvPackedSize(s));
 //   PackShiftedConvWeights(s, ShiftedConvWeights::kForward, wmat, packed);
@@ -37,21 +40,28 @@ namespace umbra {
 namespace layers {
 
 // A convolution of `channels` padded planes into `out_channels` planes of
-// (padded_height - dilate_y (kernel_y - 1), padded_width - dilate_x
-// (kernel_x - 1)) pixels.
+// (padded_height - dilate_y (kernel_y - 1), out_width) pixels. An image of
+// (height, width) padded by (pad_y, pad_x) has padded_height = height + 2
+// pad_y, row_pitch = ShiftedConvRowPitch(width, pad_x, out_width) or more
+// and out_width = width + 2 pad_x - dilate_x (kernel_x - 1).
 struct ShiftedConvShape {
   int64_t channels, out_channels;
   int64_t kernel_y, kernel_x;
   int64_t dilate_y, dilate_x;
-  int64_t padded_height, padded_width;
+  int64_t padded_height, row_pitch, out_width;
 };
+
+// The narrowest row pitch for rows of `width` pixels padded by pad_x on
+// each side into `out_width` outputs: max(width + pad_x, out_width).
+int64_t ShiftedConvRowPitch(int64_t width, int64_t pad_x, int64_t out_width);
 
 int64_t ShiftedConvOutHeight(const ShiftedConvShape& s);
 int64_t ShiftedConvOutWidth(const ShiftedConvShape& s);
 
 // Floats of the padded input: the channels' planes, then a tail that the
-// kernel reads (for positions it drops). Zero it all once: PadPlanes writes
-// only the planes' interiors.
+// kernel reads (its first row_pitch floats as the last row's right padding,
+// the rest for positions it drops). Zero it all once: PadPlanes writes only
+// the planes' interiors.
 int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 
 // Floats of the workspace ShiftedConv computes in, before it drops the
@@ -74,8 +84,8 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
                             const float* weights, float* packed);
 
 // Copies s.channels planes of (height, width) into the interiors of the
-// padded planes, at row pad_y and column pad_x of each; the rest of
-// `padded` is left as it is.
+// padded planes, at row pad_y and column pad_x of each (of padded_height
+// rows of row_pitch floats); the rest of `padded` is left as it is.
 void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
                int64_t width, int64_t pad_y, int64_t pad_x, float* padded);
 
@@ -94,7 +104,7 @@ void ShiftedConv(const ShiftedConvShape& s, const float* packed,
 
 // The weight gradient reads the output gradient spread at the input's
 // pitch: out_channels planes of ShiftedConvGradientPitch floats, plane m
-// holding out height rows of padded_width floats, the output gradient's
+// holding out height rows of row_pitch floats, the output gradient's
 // row and then zeros. ShiftedConvGradientSize floats in all; zero them once:
 // SpreadOutputGradient writes only the rows' first out width floats.
 int64_t ShiftedConvGradientPitch(const ShiftedConvShape& s);
@@ -111,8 +121,8 @@ void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
 
 // The same on small planes, transposed, without a horizontal sum per weight:
 // the output gradient transposed at the input's pitch, out height *
-// padded_width rows of ShiftedConvChannelPitch floats (out_channels rounded
-// up to 16), row oy * padded_width + ox holding pixel (oy, ox) of every
+// row_pitch rows of ShiftedConvChannelPitch floats (out_channels rounded
+// up to 16), row oy * row_pitch + ox holding pixel (oy, ox) of every
 // channel, zeros past out width and past out_channels
 // (ShiftedConvTransposedGradientSize floats; zero them once).
 int64_t ShiftedConvChannelPitch(const ShiftedConvShape& s);

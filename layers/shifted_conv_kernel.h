@@ -57,8 +57,8 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v) acc[r][v] = Simd::Zero();
   }
-  const int64_t plane = s.padded_height * s.padded_width;
-  const int64_t row_step = s.dilate_y * s.padded_width;
+  const int64_t plane = s.padded_height * s.row_pitch;
+  const int64_t row_step = s.dilate_y * s.row_pitch;
   for (int64_t c = 0; c < s.channels; ++c) {
     const float* channel = in + c * plane;
     for (int64_t i = 0; i < s.kernel_y; ++i) {
@@ -90,7 +90,7 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
 }
 
 // Copies the rows of `computed` (channels at a pitch of `pitch`, each
-// holding out_height rows of padded_width positions) into the output
+// holding out_height rows of row_pitch positions) into the output
 // planes, dropping the positions past each row's end.
 template <class Simd>
 void Compact(const ShiftedConvShape& s, const float* computed, int64_t pitch,
@@ -99,7 +99,7 @@ void Compact(const ShiftedConvShape& s, const float* computed, int64_t pitch,
   const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
   for (int64_t m = 0; m < s.out_channels; ++m) {
     for (int64_t oy = 0; oy < out_h; ++oy) {
-      const float* from = computed + m * pitch + oy * s.padded_width;
+      const float* from = computed + m * pitch + oy * s.row_pitch;
       float* to = out + (m * out_h + oy) * out_w;
       if (out_w < kLanes) {
         Simd::StoreFirst(to, Simd::Load(from), out_w);
@@ -126,7 +126,7 @@ void ComputeAll(const ShiftedConvShape& s, const float* packed,
   constexpr int64_t kRun = kVecs * Simd::kLanes;
   static_assert(kRun <= kShiftedConvMaxRun, "the input tail is too short");
   static_assert(kShiftedConvRows % kRows == 0, "rows split a packed block");
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   const int64_t pitch = (positions + kRun - 1) / kRun * kRun;
   const int64_t block_size =
       s.channels * s.kernel_y * s.kernel_x * kShiftedConvRows;
@@ -147,7 +147,7 @@ void ComputeAll(const ShiftedConvShape& s, const float* packed,
 template <class Simd>
 int BestVectorsPerRun(const ShiftedConvShape& s) {
   constexpr int64_t kLanes = Simd::kLanes;
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   int best = 3;
   int64_t best_cost = (positions + 3 * kLanes - 1) / (3 * kLanes) * 3 * kLanes;
   for (int v = 2; v >= 1; --v) {
@@ -182,15 +182,14 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t pitch = ShiftedConvGradientPitch(s);
   const float* x[kK];
 #pragma GCC unroll 8
   for (int t = 0; t < kK; ++t) {
     const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
     const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
-    x[t] =
-        padded + c * plane + i * s.dilate_y * s.padded_width + j * s.dilate_x;
+    x[t] = padded + c * plane + i * s.dilate_y * s.row_pitch + j * s.dilate_x;
   }
   const float* g = out_grad + m0 * pitch;
   V acc[kM][kK];
@@ -199,7 +198,7 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
 #pragma GCC unroll 8
     for (int t = 0; t < kK; ++t) acc[r][t] = Simd::Zero();
   }
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   for (int64_t p = 0; p < positions; p += kLanes) {
     V grads[kM];
 #pragma GCC unroll 8
@@ -278,7 +277,7 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t plane = s.padded_height * s.padded_width;
+  const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t pitch = ShiftedConvChannelPitch(s);
   const float* x[kK];
   V acc[kK][kMv];
@@ -286,15 +285,14 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
   for (int t = 0; t < kK; ++t) {
     const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
     const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
-    x[t] =
-        padded + c * plane + i * s.dilate_y * s.padded_width + j * s.dilate_x;
+    x[t] = padded + c * plane + i * s.dilate_y * s.row_pitch + j * s.dilate_x;
 #pragma GCC unroll 4
     for (int v = 0; v < kMv; ++v) {
       acc[t][v] =
           Simd::Load(weight_grad_t + (k0 + t) * pitch + (v0 + v) * kLanes);
     }
   }
-  const int64_t positions = ShiftedConvOutHeight(s) * s.padded_width;
+  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   const float* g = transposed + v0 * kLanes;
   for (int64_t q = 0; q < positions; ++q, g += pitch) {
     V grads[kMv];

@@ -37,12 +37,13 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.dilate_y,
                       g.dilate_x,
                       g.height + 2 * g.pad_y,
-                      g.width + 2 * g.pad_x};
+                      ShiftedConvRowPitch(g.width, g.pad_x, g.out_width),
+                      g.out_width};
     packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
     dot_weight_gradient_ =
-        g.out_height * forward_shape_.padded_width >= kMinDotPositions;
+        g.out_height * forward_shape_.row_pitch >= kMinDotPositions;
     if (dot_weight_gradient_) {
       spread_grads_.assign(tasks * ShiftedConvGradientSize(all), 0.f);
     } else {
@@ -53,14 +54,16 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
     }
   }
   if (input_gradient_) {
-    adjoint_shape_ = {group_out,
-                      group_in,
-                      g.kernel_y,
-                      g.kernel_x,
-                      g.dilate_y,
-                      g.dilate_x,
-                      g.out_height + 2 * (span_y - g.pad_y),
-                      g.out_width + 2 * (span_x - g.pad_x)};
+    adjoint_shape_ = {
+        group_out,
+        group_in,
+        g.kernel_y,
+        g.kernel_x,
+        g.dilate_y,
+        g.dilate_x,
+        g.out_height + 2 * (span_y - g.pad_y),
+        ShiftedConvRowPitch(g.out_width, span_x - g.pad_x, g.width),
+        g.width};
     packed_adjoint_.resize(ngroup * ShiftedConvPackedSize(adjoint_shape_));
     padded_grads_.assign(
         tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
@@ -108,7 +111,7 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
   float* padded = padded_images_.data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
             padded);
-  const index_t plane = shape.padded_height * shape.padded_width;
+  const index_t plane = shape.padded_height * shape.row_pitch;
   if (dot_weight_gradient_) {
     float* spread = spread_grads_.data() + task * ShiftedConvGradientSize(all);
     SpreadOutputGradient(all, out_grad, spread);
@@ -166,7 +169,7 @@ void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
   const ShiftedConvShape all = AllGroups(shape, ngroup_);
   float* buffer = padded->data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, planes, height, width, pad_y, pad_x, buffer);
-  const index_t plane = shape.padded_height * shape.padded_width;
+  const index_t plane = shape.padded_height * shape.row_pitch;
   const index_t out_plane =
       ShiftedConvOutHeight(shape) * ShiftedConvOutWidth(shape);
   const index_t packed_size = ShiftedConvPackedSize(shape);

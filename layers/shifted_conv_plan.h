@@ -45,7 +45,7 @@ class ShiftedConvPlan {
   // negative.
   bool input_gradient() const { return input_gradient_; }
   // It computes the weight gradient whenever forward(): on planes of at
-  // least kMinDotPositions positions (out_height * padded width) as sums
+  // least kMinDotPositions positions (out_height * row pitch) as sums
   // over positions, each ending in a horizontal sum per weight and image;
   // on smaller planes, where those sums would outweigh the products (LeNet's
   // conv2 on 14x14: 1.1x slower than im2col + matrix product), transposed,

@@ -20,25 +20,38 @@ struct Case {
   int64_t OutWidth() const {
     return width + 2 * pad_x - dilate_x * (kernel_x - 1);
   }
-  ShiftedConvShape Forward() const {
-    return {channels, out_channels, kernel_y,           kernel_x,
-            dilate_y, dilate_x,     height + 2 * pad_y, width + 2 * pad_x};
+  // The forward convolution's shape with rows of the narrowest pitch plus
+  // `extra_pitch`.
+  ShiftedConvShape Forward(int64_t extra_pitch) const {
+    return {channels,
+            out_channels,
+            kernel_y,
+            kernel_x,
+            dilate_y,
+            dilate_x,
+            height + 2 * pad_y,
+            ShiftedConvRowPitch(width, pad_x, OutWidth()) + extra_pitch,
+            OutWidth()};
   }
   // The input gradient's convolution: the output gradient padded by
   // dilate (kernel - 1) - pad on each side.
-  ShiftedConvShape Adjoint() const {
-    const int64_t qy = dilate_y * (kernel_y - 1) - pad_y;
-    const int64_t qx = dilate_x * (kernel_x - 1) - pad_x;
+  ShiftedConvShape Adjoint(int64_t extra_pitch) const {
     return {out_channels,
             channels,
             kernel_y,
             kernel_x,
             dilate_y,
             dilate_x,
-            OutHeight() + 2 * qy,
-            OutWidth() + 2 * qx};
+            OutHeight() + 2 * AdjointPadY(),
+            ShiftedConvRowPitch(OutWidth(), AdjointPadX(), width) + extra_pitch,
+            width};
   }
+  int64_t AdjointPadY() const { return dilate_y * (kernel_y - 1) - pad_y; }
+  int64_t AdjointPadX() const { return dilate_x * (kernel_x - 1) - pad_x; }
 };
+
+// Rows of the narrowest pitch, and wider ones (more zeros between rows).
+const int64_t kExtraPitches[] = {0, 3};
 
 // out[m][oy][ox] = sum of w[m][c][i][j] in[c][oy - pad_y + i dilate_y]
 // [ox - pad_x + j dilate_x] over the pixels inside the image, in double:
@@ -126,7 +139,8 @@ std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
 
 // Runs ShiftedConv on unpadded `planes` of (height, width), padded by
 // (pad_y, pad_x), as the conv layer does: a padded buffer zeroed once,
-// filled with garbage in its tail to show that no result reads it.
+// filled with garbage in its tail past the last row's right padding to show
+// that no kept result reads it.
 std::vector<float> RunShifted(const ShiftedConvShape& s,
                               ShiftedConvWeights which,
                               const std::vector<float>& weights,
@@ -134,7 +148,7 @@ std::vector<float> RunShifted(const ShiftedConvShape& s,
                               int64_t width, int64_t pad_y, int64_t pad_x,
                               SimdWidth simd) {
   std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
-  const int64_t planes_end = s.channels * s.padded_height * s.padded_width;
+  const int64_t planes_end = s.channels * s.padded_height * s.row_pitch + pad_x;
   for (int64_t i = planes_end; i < int64_t(padded.size()); ++i) {
     padded[i] = 1e30f;
   }
@@ -191,10 +205,13 @@ TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
     const std::vector<float> w = RandomFloats(
         k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
     const std::vector<double> want = ReferenceForward(k, in, w);
-    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-      ExpectNear(RunShifted(k.Forward(), ShiftedConvWeights::kForward, w, in,
-                            k.height, k.width, k.pad_y, k.pad_x, simd),
-                 want, 1e-4 * k.channels * k.kernel_y * k.kernel_x);
+    for (int64_t extra_pitch : kExtraPitches) {
+      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+        ExpectNear(
+            RunShifted(k.Forward(extra_pitch), ShiftedConvWeights::kForward, w,
+                       in, k.height, k.width, k.pad_y, k.pad_x, simd),
+            want, 1e-4 * k.channels * k.kernel_y * k.kernel_x);
+      }
     }
   }
 }
@@ -212,15 +229,15 @@ TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
     const std::vector<float> w = RandomFloats(
         k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
     const std::vector<double> want = ReferenceInputGradient(k, out_grad, w);
-    const ShiftedConvShape adjoint = k.Adjoint();
-    ASSERT_EQ(ShiftedConvOutHeight(adjoint), k.height);
-    ASSERT_EQ(ShiftedConvOutWidth(adjoint), k.width);
-    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-      ExpectNear(RunShifted(adjoint, ShiftedConvWeights::kAdjoint, w, out_grad,
-                            k.OutHeight(), k.OutWidth(),
-                            k.dilate_y * (k.kernel_y - 1) - k.pad_y,
-                            k.dilate_x * (k.kernel_x - 1) - k.pad_x, simd),
-                 want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+    for (int64_t extra_pitch : kExtraPitches) {
+      const ShiftedConvShape adjoint = k.Adjoint(extra_pitch);
+      ASSERT_EQ(ShiftedConvOutHeight(adjoint), k.height);
+      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+        ExpectNear(RunShifted(adjoint, ShiftedConvWeights::kAdjoint, w,
+                              out_grad, k.OutHeight(), k.OutWidth(),
+                              k.AdjointPadY(), k.AdjointPadX(), simd),
+                   want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+      }
     }
   }
 }
@@ -241,16 +258,19 @@ TEST(ShiftedConvTest, WeightGradientAddsTheDefinition) {
         k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
     std::vector<double> want = ReferenceWeightGradient(k, in, out_grad);
     for (size_t i = 0; i < want.size(); ++i) want[i] += before[i];
-    const ShiftedConvShape s = k.Forward();
-    std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
-    PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x, padded.data());
-    std::vector<float> spread(ShiftedConvGradientSize(s), 0.f);
-    SpreadOutputGradient(s, out_grad.data(), spread.data());
-    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-      std::vector<float> w_grad = before;
-      ShiftedConvWeightGradient(s, padded.data(), spread.data(), w_grad.data(),
-                                simd);
-      ExpectNear(w_grad, want, 1e-4 * k.OutHeight() * k.OutWidth());
+    for (int64_t extra_pitch : kExtraPitches) {
+      const ShiftedConvShape s = k.Forward(extra_pitch);
+      std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
+      PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x,
+                padded.data());
+      std::vector<float> spread(ShiftedConvGradientSize(s), 0.f);
+      SpreadOutputGradient(s, out_grad.data(), spread.data());
+      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+        std::vector<float> w_grad = before;
+        ShiftedConvWeightGradient(s, padded.data(), spread.data(),
+                                  w_grad.data(), simd);
+        ExpectNear(w_grad, want, 1e-4 * k.OutHeight() * k.OutWidth());
+      }
     }
   }
 }
@@ -267,27 +287,30 @@ TEST(ShiftedConvTest, TransposedWeightGradientAddsTheDefinition) {
         RandomFloats(k.channels * k.height * k.width, &engine);
     const std::vector<float> out_grad =
         RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
-    const ShiftedConvShape s = k.Forward();
     const int64_t pairs = k.channels * k.kernel_y * k.kernel_x;
-    const int64_t pitch = ShiftedConvChannelPitch(s);
-    const std::vector<float> before = RandomFloats(pairs * pitch, &engine);
     const std::vector<double> gradient =
         ReferenceWeightGradient(k, in, out_grad);
-    std::vector<double> want(before.begin(), before.end());
-    for (int64_t m = 0; m < k.out_channels; ++m) {
-      for (int64_t p = 0; p < pairs; ++p) {
-        want[p * pitch + m] += gradient[m * pairs + p];
+    for (int64_t extra_pitch : kExtraPitches) {
+      const ShiftedConvShape s = k.Forward(extra_pitch);
+      const int64_t pitch = ShiftedConvChannelPitch(s);
+      const std::vector<float> before = RandomFloats(pairs * pitch, &engine);
+      std::vector<double> want(before.begin(), before.end());
+      for (int64_t m = 0; m < k.out_channels; ++m) {
+        for (int64_t p = 0; p < pairs; ++p) {
+          want[p * pitch + m] += gradient[m * pairs + p];
+        }
       }
-    }
-    std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
-    PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x, padded.data());
-    std::vector<float> transposed(ShiftedConvTransposedGradientSize(s), 0.f);
-    TransposeOutputGradient(s, out_grad.data(), transposed.data());
-    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-      std::vector<float> w_grad_t = before;
-      ShiftedConvWeightGradientTransposed(s, padded.data(), transposed.data(),
-                                          w_grad_t.data(), simd);
-      ExpectNear(w_grad_t, want, 1e-4 * k.OutHeight() * k.OutWidth());
+      std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
+      PadPlanes(s, in.data(), k.height, k.width, k.pad_y, k.pad_x,
+                padded.data());
+      std::vector<float> transposed(ShiftedConvTransposedGradientSize(s), 0.f);
+      TransposeOutputGradient(s, out_grad.data(), transposed.data());
+      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+        std::vector<float> w_grad_t = before;
+        ShiftedConvWeightGradientTransposed(s, padded.data(), transposed.data(),
+                                            w_grad_t.data(), simd);
+        ExpectNear(w_grad_t, want, 1e-4 * k.OutHeight() * k.OutWidth());
+      }
     }
   }
 }
