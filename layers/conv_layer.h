@@ -9,9 +9,9 @@
 // On the CPU it runs image by image, one image per thread at a time. A
 // float conv with stride 1 (and at least 32 products per output) runs on a
 // direct kernel that reads the zero-padded image at each tap's shift
-// (layers/shifted_conv_plan.h): the forward pass, the input gradient
-// (padding at most dilate * (kernel - 1)) and, on planes of 512 positions
-// or more, the weight gradient. Every other pass runs as im2col + one
+// (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
+// the input gradient (padding at most dilate * (kernel - 1)). Every other
+// pass runs as im2col + one
 // matrix product per group: the patch matrices of the images in flight
 // take at most temp_col_max * 2^18 elements together (cxxnet's unit: 1 MiB
 // of float; default 64), but at least one image (temp_col_max = 0: one

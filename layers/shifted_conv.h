@@ -1,6 +1,7 @@
 // A stride-1 2-D convolution of float images computed straight from
 // zero-padded input planes, without a patch matrix (im2col): the CPU conv
-// layer's kernel for its stride-1 convolutions, forward and backward-data.
+// layer's kernel for its stride-1 convolutions: the forward pass, the input
+// gradient and the weight gradient.
 //
 // With the input planes zero-padded to padded_height rows of row_pitch
 // floats and flattened, output pixel (oy, ox) of channel m is
