@@ -42,6 +42,28 @@ void ShiftedConvWeightGradientTransposedAvx512(const ShiftedConvShape& s,
 
 namespace shifted_conv_internal {
 
+// A count known at compile time, for WithCount's callback.
+template <int kN>
+struct Count {
+  static constexpr int value = kN;
+};
+
+// Calls fn(Count<count>()) for 1 <= count <= kMax: runs a kernel compiled
+// for the size of a loop's block, the last, shorter one included.
+template <int kMax, class Fn>
+void WithCount(int64_t count, const Fn& fn) {
+  if constexpr (kMax > 0) {
+    if (count == kMax) return fn(Count<kMax>());
+    WithCount<kMax - 1>(count, fn);
+  }
+}
+
+// The smaller of two sizes: in an unnamed namespace, so that each ISA's file
+// has its own (as std::min it would be one inline function for both).
+namespace {
+int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
+}  // namespace
+
 // A run of kRows output channels (packed rows row0 .. row0 + kRows) by
 // kVecs vectors of consecutive positions starting at `in` (the position's
 // pixel in plane 0): acc = sum over channels and taps, stored to
@@ -161,14 +183,10 @@ int BestVectorsPerRun(const ShiftedConvShape& s) {
 template <class Simd, int kRows>
 void Compute(const ShiftedConvShape& s, const float* packed,
              const float* padded, float* workspace, float* out) {
-  switch (BestVectorsPerRun<Simd>(s)) {
-    case 1:
-      return ComputeAll<Simd, kRows, 1>(s, packed, padded, workspace, out);
-    case 2:
-      return ComputeAll<Simd, kRows, 2>(s, packed, padded, workspace, out);
-    default:
-      return ComputeAll<Simd, kRows, 3>(s, packed, padded, workspace, out);
-  }
+  WithCount<3>(BestVectorsPerRun<Simd>(s), [&](auto vectors) {
+    ComputeAll<Simd, kRows, decltype(vectors)::value>(s, packed, padded,
+                                                      workspace, out);
+  });
 }
 
 // The weight gradient of kM output channels from m0 by kK (channel, tap)
@@ -222,48 +240,22 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
   }
 }
 
-// WeightGradientBlock for k_count (<= kK) pairs.
-template <class Simd, int kM, int kK>
-void WeightGradientPairs(int64_t k_count, const ShiftedConvShape& s,
-                         const float* padded, const float* out_grad, int64_t m0,
-                         int64_t k0, float* weight_grad) {
-  if constexpr (kK > 0) {
-    if (k_count == kK) {
-      return WeightGradientBlock<Simd, kM, kK>(s, padded, out_grad, m0, k0,
-                                               weight_grad);
-    }
-    WeightGradientPairs<Simd, kM, kK - 1>(k_count, s, padded, out_grad, m0, k0,
-                                          weight_grad);
-  }
-}
-
-// Every pair for m_count (<= kM) output channels from m0, kK at a time.
-template <class Simd, int kM, int kK>
-void WeightGradientRows(int64_t m_count, const ShiftedConvShape& s,
-                        const float* padded, const float* out_grad, int64_t m0,
-                        float* weight_grad) {
-  if constexpr (kM > 0) {
-    if (m_count != kM) {
-      return WeightGradientRows<Simd, kM - 1, kK>(m_count, s, padded, out_grad,
-                                                  m0, weight_grad);
-    }
-    const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
-    for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
-      const int64_t k_count = pairs - k0 < kK ? pairs - k0 : kK;
-      WeightGradientPairs<Simd, kM, kK>(k_count, s, padded, out_grad, m0, k0,
-                                        weight_grad);
-    }
-  }
-}
-
-// weight_grad += the weight gradient, kM output channels at a time.
+// weight_grad += the weight gradient, in blocks of kM output channels by
+// kK pairs.
 template <class Simd, int kM, int kK>
 void WeightGradient(const ShiftedConvShape& s, const float* padded,
                     const float* out_grad, float* weight_grad) {
+  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
   for (int64_t m0 = 0; m0 < s.out_channels; m0 += kM) {
-    const int64_t m_count = s.out_channels - m0 < kM ? s.out_channels - m0 : kM;
-    WeightGradientRows<Simd, kM, kK>(m_count, s, padded, out_grad, m0,
-                                     weight_grad);
+    WithCount<kM>(Smaller(kM, s.out_channels - m0), [&](auto rows) {
+      for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
+        WithCount<kK>(Smaller(kK, pairs - k0), [&](auto cols) {
+          WeightGradientBlock<Simd, decltype(rows)::value,
+                              decltype(cols)::value>(s, padded, out_grad, m0,
+                                                     k0, weight_grad);
+        });
+      }
+    });
   }
 }
 
@@ -317,52 +309,25 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
   }
 }
 
-// TransposedBlock for k_count (<= kK) pairs.
-template <class Simd, int kK, int kMv>
-void TransposedPairs(int64_t k_count, const ShiftedConvShape& s,
-                     const float* padded, const float* transposed, int64_t k0,
-                     int64_t v0, float* weight_grad_t) {
-  if constexpr (kK > 0) {
-    if (k_count == kK) {
-      return TransposedBlock<Simd, kK, kMv>(s, padded, transposed, k0, v0,
-                                            weight_grad_t);
-    }
-    TransposedPairs<Simd, kK - 1, kMv>(k_count, s, padded, transposed, k0, v0,
-                                       weight_grad_t);
-  }
-}
-
-// Every pair for v_count (<= kMv) vectors of output channels from v0, in
-// blocks of kAccumulators / v_count pairs.
-template <class Simd, int kAccumulators, int kMv>
-void TransposedVectors(int64_t v_count, const ShiftedConvShape& s,
-                       const float* padded, const float* transposed, int64_t v0,
-                       float* weight_grad_t) {
-  if constexpr (kMv > 0) {
-    if (v_count != kMv) {
-      return TransposedVectors<Simd, kAccumulators, kMv - 1>(
-          v_count, s, padded, transposed, v0, weight_grad_t);
-    }
-    constexpr int kK = kAccumulators / kMv;
-    const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
-    for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
-      const int64_t k_count = pairs - k0 < kK ? pairs - k0 : kK;
-      TransposedPairs<Simd, kK, kMv>(k_count, s, padded, transposed, k0, v0,
-                                     weight_grad_t);
-    }
-  }
-}
-
-// weight_grad_t += the transposed weight gradient, kMv vectors of output
-// channels at a time.
+// weight_grad_t += the transposed weight gradient, in blocks of up to kMv
+// vectors of output channels by kAccumulators / (the block's vectors)
+// pairs.
 template <class Simd, int kAccumulators, int kMv>
 void WeightGradientTransposed(const ShiftedConvShape& s, const float* padded,
                               const float* transposed, float* weight_grad_t) {
   const int64_t vectors = ShiftedConvChannelPitch(s) / Simd::kLanes;
+  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
   for (int64_t v0 = 0; v0 < vectors; v0 += kMv) {
-    const int64_t v_count = vectors - v0 < kMv ? vectors - v0 : kMv;
-    TransposedVectors<Simd, kAccumulators, kMv>(v_count, s, padded, transposed,
-                                                v0, weight_grad_t);
+    WithCount<kMv>(Smaller(kMv, vectors - v0), [&](auto vecs) {
+      constexpr int kVecs = decltype(vecs)::value;
+      constexpr int kK = kAccumulators / kVecs;
+      for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
+        WithCount<kK>(Smaller(kK, pairs - k0), [&](auto cols) {
+          TransposedBlock<Simd, decltype(cols)::value, kVecs>(
+              s, padded, transposed, k0, v0, weight_grad_t);
+        });
+      }
+    });
   }
 }
 

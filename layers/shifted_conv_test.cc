@@ -1,6 +1,7 @@
 #include "layers/shifted_conv.h"
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -45,6 +46,15 @@ struct Case {
             OutHeight() + 2 * AdjointPadY(),
             ShiftedConvRowPitch(OutWidth(), AdjointPadX(), width) + extra_pitch,
             width};
+  }
+  int64_t Weights() const {
+    return out_channels * channels * kernel_y * kernel_x;
+  }
+  std::string Describe() const {
+    return "channels " + std::to_string(channels) + " -> " +
+           std::to_string(out_channels) + ", " + std::to_string(height) + "x" +
+           std::to_string(width) + ", kernel " + std::to_string(kernel_y) +
+           "x" + std::to_string(kernel_x);
   }
   int64_t AdjointPadY() const { return dilate_y * (kernel_y - 1) - pad_y; }
   int64_t AdjointPadX() const { return dilate_x * (kernel_x - 1) - pad_x; }
@@ -196,14 +206,10 @@ TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
-    SCOPED_TRACE(::testing::Message()
-                 << "channels " << k.channels << " -> " << k.out_channels
-                 << ", " << k.height << "x" << k.width << ", kernel "
-                 << k.kernel_y << "x" << k.kernel_x);
+    SCOPED_TRACE(k.Describe());
     const std::vector<float> in =
         RandomFloats(k.channels * k.height * k.width, &engine);
-    const std::vector<float> w = RandomFloats(
-        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    const std::vector<float> w = RandomFloats(k.Weights(), &engine);
     const std::vector<double> want = ReferenceForward(k, in, w);
     for (int64_t extra_pitch : kExtraPitches) {
       for (SimdWidth simd : SimdWidthsOfThisCpu()) {
@@ -220,14 +226,10 @@ TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
-    SCOPED_TRACE(::testing::Message()
-                 << "channels " << k.channels << " -> " << k.out_channels
-                 << ", " << k.height << "x" << k.width << ", kernel "
-                 << k.kernel_y << "x" << k.kernel_x);
+    SCOPED_TRACE(k.Describe());
     const std::vector<float> out_grad =
         RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
-    const std::vector<float> w = RandomFloats(
-        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    const std::vector<float> w = RandomFloats(k.Weights(), &engine);
     const std::vector<double> want = ReferenceInputGradient(k, out_grad, w);
     for (int64_t extra_pitch : kExtraPitches) {
       const ShiftedConvShape adjoint = k.Adjoint(extra_pitch);
@@ -246,16 +248,12 @@ TEST(ShiftedConvTest, WeightGradientAddsTheDefinition) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
-    SCOPED_TRACE(::testing::Message()
-                 << "channels " << k.channels << " -> " << k.out_channels
-                 << ", " << k.height << "x" << k.width << ", kernel "
-                 << k.kernel_y << "x" << k.kernel_x);
+    SCOPED_TRACE(k.Describe());
     const std::vector<float> in =
         RandomFloats(k.channels * k.height * k.width, &engine);
     const std::vector<float> out_grad =
         RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
-    const std::vector<float> before = RandomFloats(
-        k.out_channels * k.channels * k.kernel_y * k.kernel_x, &engine);
+    const std::vector<float> before = RandomFloats(k.Weights(), &engine);
     std::vector<double> want = ReferenceWeightGradient(k, in, out_grad);
     for (size_t i = 0; i < want.size(); ++i) want[i] += before[i];
     for (int64_t extra_pitch : kExtraPitches) {
@@ -279,10 +277,7 @@ TEST(ShiftedConvTest, TransposedWeightGradientAddsTheDefinition) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
-    SCOPED_TRACE(::testing::Message()
-                 << "channels " << k.channels << " -> " << k.out_channels
-                 << ", " << k.height << "x" << k.width << ", kernel "
-                 << k.kernel_y << "x" << k.kernel_x);
+    SCOPED_TRACE(k.Describe());
     const std::vector<float> in =
         RandomFloats(k.channels * k.height * k.width, &engine);
     const std::vector<float> out_grad =
