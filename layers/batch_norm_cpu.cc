@@ -64,30 +64,22 @@ void AddPlanes(const std::vector<DType>& planes, index_t batch,
 }  // namespace
 
 template <typename DType>
-void ChannelSums(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> sums) {
-  const index_t inner = x.size(2);
-  std::vector<DType> planes(x.size(0) * x.size(1));
-  ForEachPlane(x.shape_, [&](index_t n, index_t c, index_t offset) {
-    const DType* v = x.dptr_ + offset;
-    planes[n * x.size(1) + c] = SumPlane<DType>(
-        inner, [&](index_t i) { return Packet<DType>::LoadUnAligned(v + i); },
-        [&](index_t i) { return v[i]; });
-  });
-  AddPlanes(planes, x.size(0), sums);
-}
-
-template <typename DType>
-void ChannelSquaredDeviations(Tensor<cpu, 3, DType> x,
-                              Tensor<cpu, 1, DType> mean,
-                              Tensor<cpu, 1, DType> sums) {
+void ChannelMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
+                    Tensor<cpu, 1, DType> deviations) {
   typedef Packet<DType> P;
-  const index_t inner = x.size(2);
-  std::vector<DType> planes(x.size(0) * x.size(1));
+  const index_t inner = x.size(2), channels = x.size(1);
+  std::vector<DType> plane_means(x.size(0) * channels),
+      plane_deviations(x.size(0) * channels);
   ForEachPlane(x.shape_, [&](index_t n, index_t c, index_t offset) {
     const DType* v = x.dptr_ + offset;
-    const DType m = mean[c];
+    const DType m =
+        SumPlane<DType>(
+            inner, [&](index_t i) { return P::LoadUnAligned(v + i); },
+            [&](index_t i) { return v[i]; }) /
+        DType(inner);
     const P pm = P::Fill(m);
-    planes[n * x.size(1) + c] = SumPlane<DType>(
+    plane_means[n * channels + c] = m;
+    plane_deviations[n * channels + c] = SumPlane<DType>(
         inner,
         [&](index_t i) {
           const P d = P::LoadUnAligned(v + i) - pm;
@@ -95,7 +87,23 @@ void ChannelSquaredDeviations(Tensor<cpu, 3, DType> x,
         },
         [&](index_t i) { return (v[i] - m) * (v[i] - m); });
   });
-  AddPlanes(planes, x.size(0), sums);
+  // Chan et al.: merging a plane (inner elements, mean m_p, deviations d_p)
+  // into the planes before it (count, mean m, deviations d) shifts m by
+  // (m_p - m) * inner / total and adds d_p + (m_p - m)^2 * count * inner /
+  // total to d. In double: a channel can hold millions of elements.
+  for (index_t c = 0; c < channels; ++c) {
+    double count = 0, m = 0, d = 0;
+    for (index_t n = 0; n < x.size(0); ++n) {
+      const double shift = double(plane_means[n * channels + c]) - m;
+      const double total = count + double(inner);
+      m += shift * double(inner) / total;
+      d += double(plane_deviations[n * channels + c]) +
+           shift * shift * count * double(inner) / total;
+      count = total;
+    }
+    mean[c] = DType(m);
+    deviations[c] = DType(d);
+  }
 }
 
 template <typename DType>
@@ -150,17 +158,43 @@ void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
   AddPlanes(plane_grad_xhat, grad.size(0), sum_grad_xhat);
 }
 
-#define UMBRA_BATCH_NORM_CPU(DType)                                         \
-  template void ChannelSums(Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>);  \
-  template void ChannelSquaredDeviations(                                   \
-      Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>); \
-  template void NormalizeChannels(                                          \
-      Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>,  \
-      Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>,  \
-      Tensor<cpu, 3, DType>);                                               \
-  template void ChannelGradientSums(                                        \
-      Tensor<cpu, 3, DType>, Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>,  \
-      Tensor<cpu, 1, DType>);
+template <typename DType>
+void NormalizeChannelGradient(Tensor<cpu, 3, DType> grad,
+                              Tensor<cpu, 3, DType> xhat,
+                              Tensor<cpu, 1, DType> gain,
+                              Tensor<cpu, 1, DType> mean_grad,
+                              Tensor<cpu, 1, DType> mean_grad_xhat,
+                              Tensor<cpu, 3, DType> in_grad) {
+  typedef Packet<DType> P;
+  const index_t inner = grad.size(2), k = P::kSize;
+  ForEachPlane(grad.shape_, [&](index_t n, index_t c, index_t offset) {
+    const DType* g = grad.dptr_ + offset;
+    const DType* h = xhat.dptr_ + offset;
+    DType* o = in_grad.dptr_ + offset;
+    const DType s = gain[c], a = mean_grad[c], b = mean_grad_xhat[c];
+    const P ps = P::Fill(s), pa = P::Fill(a), pb = P::Fill(b);
+    index_t i = 0;
+    for (; i + k <= inner; i += k) {
+      (ps * (P::LoadUnAligned(g + i) - pa - P::LoadUnAligned(h + i) * pb))
+          .StoreUnAligned(o + i);
+    }
+    for (; i < inner; ++i) o[i] = s * (g[i] - a - h[i] * b);
+  });
+}
+
+#define UMBRA_BATCH_NORM_CPU(DType)                                          \
+  template void ChannelMoments(Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>, \
+                               Tensor<cpu, 1, DType>);                       \
+  template void NormalizeChannels(                                           \
+      Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>,   \
+      Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>,   \
+      Tensor<cpu, 3, DType>);                                                \
+  template void ChannelGradientSums(                                         \
+      Tensor<cpu, 3, DType>, Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>,   \
+      Tensor<cpu, 1, DType>);                                                \
+  template void NormalizeChannelGradient(                                    \
+      Tensor<cpu, 3, DType>, Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>,   \
+      Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>);
 UMBRA_BATCH_NORM_CPU(float)
 UMBRA_BATCH_NORM_CPU(double)
 #undef UMBRA_BATCH_NORM_CPU

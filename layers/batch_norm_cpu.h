@@ -3,11 +3,11 @@
 // every plane once with packets, on the thread pool. A channel's sum adds its
 // planes' sums in batch order, so results do not depend on the thread count.
 // The layer's expressions (any device) take twice as many passes: these fuse
-// the centring, scaling and affine steps and the two gradient sums.
+// the two statistics, the centring, scaling and affine steps, the two
+// gradient sums, and the input gradient's terms.
 //
 // Example (a training step's forward):
-//   ChannelSums(x, sums);                        // then mean = sums / count
-//   ChannelSquaredDeviations(x, mean, sums);     // then var = sums / count
+//   ChannelMoments(x, mean, var);   // then var /= count
 //   NormalizeChannels(x, mean, inv_std, gamma, beta, xhat, out);
 #ifndef UMBRA_LAYERS_BATCH_NORM_CPU_H_
 #define UMBRA_LAYERS_BATCH_NORM_CPU_H_
@@ -17,15 +17,13 @@
 namespace umbra {
 namespace layers {
 
-// sums[c] = the sum of x[n][c][s] over n and s.
+// mean[c] = the mean of x[n][c][s] over n and s, and deviations[c] the sum
+// of (x[n][c][s] - mean[c])^2, in one pass: each plane's mean and squared
+// deviations (the plane is in cache for its second look), combined in batch
+// order as Chan et al.'s parallel variance does.
 template <typename DType>
-void ChannelSums(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> sums);
-
-// sums[c] = the sum of (x[n][c][s] - mean[c])^2 over n and s.
-template <typename DType>
-void ChannelSquaredDeviations(Tensor<cpu, 3, DType> x,
-                              Tensor<cpu, 1, DType> mean,
-                              Tensor<cpu, 1, DType> sums);
+void ChannelMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
+                    Tensor<cpu, 1, DType> deviations);
 
 // xhat = (x - mean[c]) * inv_std[c] and out = xhat * gamma[c] + beta[c], in
 // one pass; out may be x.
@@ -41,6 +39,16 @@ template <typename DType>
 void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
                          Tensor<cpu, 1, DType> sum_grad,
                          Tensor<cpu, 1, DType> sum_grad_xhat);
+
+// in_grad = gain[c] * (grad - mean_grad[c] - xhat * mean_grad_xhat[c]), in
+// one pass; in_grad may be grad.
+template <typename DType>
+void NormalizeChannelGradient(Tensor<cpu, 3, DType> grad,
+                              Tensor<cpu, 3, DType> xhat,
+                              Tensor<cpu, 1, DType> gain,
+                              Tensor<cpu, 1, DType> mean_grad,
+                              Tensor<cpu, 1, DType> mean_grad_xhat,
+                              Tensor<cpu, 3, DType> in_grad);
 
 }  // namespace layers
 }  // namespace umbra

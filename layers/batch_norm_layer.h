@@ -138,9 +138,15 @@ class BatchNormLayer : public Layer<xpu, DType> {
       const DType scale = DType(1) / DType(StatisticsCount(shape));
       sum_grad_ = sum_grad_ * scalar(scale);
       sum_grad_xhat_ = sum_grad_xhat_ * scalar(scale);
-      in_grad = broadcast<1>(gain_, shape) *
-                (grad - broadcast<1>(sum_grad_, shape) -
-                 xhat_ * broadcast<1>(sum_grad_xhat_, shape));
+      if constexpr (std::is_same<xpu, cpu>::value) {
+        NormalizeChannelGradient(grad, xhat_.view(), gain_.view(),
+                                 sum_grad_.view(), sum_grad_xhat_.view(),
+                                 in_grad);
+      } else {
+        in_grad = broadcast<1>(gain_, shape) *
+                  (grad - broadcast<1>(sum_grad_, shape) -
+                   xhat_ * broadcast<1>(sum_grad_xhat_, shape));
+      }
     } else {
       in_grad = broadcast<1>(gain_, shape) * grad;
     }
@@ -182,22 +188,18 @@ class BatchNormLayer : public Layer<xpu, DType> {
     out = xhat_ * broadcast<1>(gamma, shape) + broadcast<1>(beta, shape);
   }
 
-  // Forward with the fused passes of batch_norm_cpu.h: the statistics (summed
-  // over the ranks between the passes when synced), then xhat and out in
-  // one pass.
+  // Forward with the fused passes of batch_norm_cpu.h: the statistics in
+  // one pass (combined over the ranks when synced), then xhat and out in
+  // another.
   void ForwardOnCpu(Tensor<cpu, 3, DType> in, Tensor<cpu, 3, DType> out) {
     const DType eps = DType(param_.eps);
     Tensor<cpu, 1, DType> moving_mean = this->state(moving_mean_);
     Tensor<cpu, 1, DType> moving_var = this->state(moving_var_);
     Tensor<cpu, 1, DType> mean = moving_mean;
     if (trained_) {
-      const DType scale = DType(1) / DType(StatisticsCount(in.shape_));
-      ChannelSums(in, mean_.view());
-      if (Synced()) this->context().rank_sum->SumInPlace(mean_);
-      mean_ *= scale;
-      ChannelSquaredDeviations(in, mean_.view(), var_.view());
-      if (Synced()) this->context().rank_sum->SumInPlace(var_);
-      var_ *= scale;
+      ChannelMoments(in, mean_.view(), var_.view());
+      if (Synced()) CombineRankMoments(in.shape_);
+      var_ *= DType(1) / DType(StatisticsCount(in.shape_));
       inv_std_ = F<::umbra::op::rsqrt>(var_ + scalar(eps));
       if (update_moving_) UpdateMovingAverages(moving_mean, moving_var);
       mean = mean_.view();
@@ -206,6 +208,21 @@ class BatchNormLayer : public Layer<xpu, DType> {
     }
     NormalizeChannels(in, mean, inv_std_.view(), this->weight(gamma_),
                       this->weight(beta_), xhat_.view(), out);
+  }
+
+  // Turns this rank's mean_ and squared deviations var_ into the global
+  // batch's, by sums over the ranks only (Chan et al.): the mean from the
+  // ranks' sums, then each rank's deviations plus its count times the
+  // squared distance of its mean from the global one.
+  void CombineRankMoments(const Shape<3>& shape) {
+    RankSum<xpu, DType>* ranks = this->context().rank_sum;
+    const DType local = DType(shape[0] * shape[2]);
+    Copy(local_mean_.view(), mean_.view(), this->context().stream);
+    mean_ *= local;
+    ranks->SumInPlace(mean_);
+    mean_ *= DType(1) / DType(StatisticsCount(shape));
+    var_ += F<::umbra::op::square>(local_mean_ - mean_) * scalar(local);
+    ranks->SumInPlace(var_);
   }
 
   // moving = bn_momentum * moving + (1 - bn_momentum) * the batch's.
@@ -256,7 +273,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
     const index_t channels = NumChannels(s);
     xhat_.Resize(Shape3(s[0], channels, s.Size() / (s[0] * channels)));
     for (TensorContainer<xpu, 1, DType>* v :
-         {&mean_, &var_, &inv_std_, &gain_, &sum_grad_, &sum_grad_xhat_}) {
+         {&mean_, &var_, &local_mean_, &inv_std_, &gain_, &sum_grad_,
+          &sum_grad_xhat_}) {
       v->Resize(Shape1(channels));
     }
   }
@@ -275,6 +293,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
   TensorContainer<xpu, 3, DType> xhat_{false};
   TensorContainer<xpu, 1, DType> mean_{false};
   TensorContainer<xpu, 1, DType> var_{false};
+  // This rank's mean while CombineRankMoments runs.
+  TensorContainer<xpu, 1, DType> local_mean_{false};
   // 1 / sqrt(var + eps) of the statistics the last Forward used.
   TensorContainer<xpu, 1, DType> inv_std_{false};
   // gamma / sqrt(var + eps), in Backprop.

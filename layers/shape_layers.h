@@ -145,8 +145,13 @@ class SplitLayer : public Layer<xpu, DType> {
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
     Tensor<xpu, 4, DType> grad = this->in(0).grad;
-    Copy(grad, this->out(0).grad, this->context().stream);
-    for (size_t j = 1; j < this->num_out(); ++j) grad += this->out(j).grad;
+    if (this->num_out() == 1) {
+      Copy(grad, this->out(0).grad, this->context().stream);
+      return;
+    }
+    // The first two in one pass: the usual residual split has two outputs.
+    grad = this->out(0).grad + this->out(1).grad;
+    for (size_t j = 2; j < this->num_out(); ++j) grad += this->out(j).grad;
   }
 
  protected:

@@ -42,6 +42,24 @@ TEST(MemoryTest, NewTensorAndCopy) {
   FreeSpace(&c);
 }
 
+TEST(MemoryTest, LargeAndOverlappingCopies) {
+  test::Rng rng;
+  SetNumThreads(2);
+  // Large enough to be cut over the threads, and an odd size.
+  const index_t count = 3 * GetParallelThreshold() + 5;
+  TensorContainer<cpu, 1, float> source(Shape1(count)), copy(Shape1(count));
+  rng.Fill(source.view());
+  Copy(copy.view(), source.view());
+  EXPECT_TRUE(test::BitwiseEqual(copy.view(), source.view()));
+  // Overlapping ranges of one buffer keep memmove's meaning: the result is
+  // the source as it was before the copy.
+  TensorContainer<cpu, 1, float> shifted(Shape1(count + 7));
+  Copy(shifted.Slice(0, count), source.view());
+  Copy(shifted.Slice(7, count + 7), shifted.Slice(0, count));
+  EXPECT_TRUE(test::BitwiseEqual(shifted.Slice(7, count + 7), source.view()));
+  SetNumThreads(0);
+}
+
 TEST(MemoryTest, TensorContainerOwnsResizesCopiesAndMoves) {
   test::Rng rng;
   TensorContainer<cpu, 2, float> a(Shape2(3, 4), 2.0f);
