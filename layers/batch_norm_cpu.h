@@ -1,10 +1,10 @@
 // batch_norm's passes over memory on the CPU, on a (batch, channels, inner)
 // view whose planes (n, c) are `inner` contiguous elements: each pass reads
-// every plane once with packets, on the thread pool. A channel's sum adds its
-// planes' sums in batch order, so results do not depend on the thread count.
-// The layer's expressions (any device) take twice as many passes: these fuse
-// the two statistics, the centring, scaling and affine steps, the two
-// gradient sums, and the input gradient's terms.
+// every plane from memory once, with packets, on the thread pool. A channel's
+// sum adds its planes' sums in batch order, so results do not depend on the
+// thread count. The layer's expressions (any device) take twice as many passes:
+// these fuse the two statistics, the centring, scaling and affine steps, the
+// two gradient sums, and the input gradient's terms.
 //
 // Example (a training step's forward):
 //   ChannelMoments(x, mean, var);   // then var /= count

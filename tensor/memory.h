@@ -14,6 +14,7 @@
 #ifndef UMBRA_TENSOR_MEMORY_H_
 #define UMBRA_TENSOR_MEMORY_H_
 
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -70,12 +71,16 @@ inline Tensor<Device, dim, DType> NewTensor(const Shape<dim>& shape,
 }
 
 namespace detail {
-// memmove of `bytes` bytes. A copy of GetParallelThreshold() elements or more
-// between ranges that do not overlap is cut into one piece per thread, on
-// the pool: one core copies at a fraction of the memory system's speed.
+// memmove of `count` elements. A copy of GetParallelThreshold() elements or
+// more between ranges that do not overlap is cut into one piece per thread,
+// on the pool: one core copies at a fraction of the memory system's speed.
 template <typename DType>
 inline void CopyElements(DType* dst, const DType* src, index_t count) {
-  const bool overlap = dst < src + count && src < dst + count;
+  // As addresses: < between pointers into different arrays is unspecified.
+  const uintptr_t d = reinterpret_cast<uintptr_t>(dst);
+  const uintptr_t s = reinterpret_cast<uintptr_t>(src);
+  const uintptr_t bytes = sizeof(DType) * count;
+  const bool overlap = d < s + bytes && s < d + bytes;
   const int threads = GetNumThreads();
   if (overlap || threads <= 1 || count < GetParallelThreshold()) {
     std::memmove(dst, src, sizeof(DType) * count);
