@@ -46,7 +46,7 @@ struct Case {
   }
 };
 
-// Calls fn(m, c, y, x, w) for every product of output pixel (m, oy, ox):
+// Calls fn(c, y, x, w) for every product of output pixel (m, oy, ox):
 // weight index w of wmat times input pixel (c, y, x), inside the image.
 template <typename Fn>
 void ForEachProduct(const Case& k, index_t m, index_t oy, index_t ox,
