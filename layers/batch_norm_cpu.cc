@@ -48,6 +48,14 @@ DType SumPlane(index_t len, const PacketTerm& packet_term,
   return sum;
 }
 
+// The sum of the `len` elements at v.
+template <typename DType>
+DType SumOf(const DType* v, index_t len) {
+  return SumPlane<DType>(
+      len, [&](index_t i) { return Packet<DType>::LoadUnAligned(v + i); },
+      [&](index_t i) { return v[i]; });
+}
+
 // sums[c] = the plane sums of channel c (planes[n * channels + c]) added in
 // batch order.
 template <typename DType>
@@ -72,11 +80,7 @@ void ChannelMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
       plane_deviations(x.size(0) * channels);
   ForEachPlane(x.shape_, [&](index_t n, index_t c, index_t offset) {
     const DType* v = x.dptr_ + offset;
-    const DType m =
-        SumPlane<DType>(
-            inner, [&](index_t i) { return P::LoadUnAligned(v + i); },
-            [&](index_t i) { return v[i]; }) /
-        DType(inner);
+    const DType m = SumOf(v, inner) / DType(inner);
     const P pm = P::Fill(m);
     plane_means[n * channels + c] = m;
     plane_deviations[n * channels + c] = SumPlane<DType>(
@@ -144,9 +148,7 @@ void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
   ForEachPlane(grad.shape_, [&](index_t n, index_t c, index_t offset) {
     const DType* g = grad.dptr_ + offset;
     const DType* h = xhat.dptr_ + offset;
-    plane_grad[n * channels + c] = SumPlane<DType>(
-        inner, [&](index_t i) { return P::LoadUnAligned(g + i); },
-        [&](index_t i) { return g[i]; });
+    plane_grad[n * channels + c] = SumOf(g, inner);
     plane_grad_xhat[n * channels + c] = SumPlane<DType>(
         inner,
         [&](index_t i) {
