@@ -1,11 +1,12 @@
 // The update rules as umbra expressions, one pass per assignment and no
 // temporaries, templated on the device, and the definitions of the
-// update_steps.h functions that apply them. Include it only where those are
-// instantiated (update_steps.cc for the cpu, update_steps.cu for the gpu):
-// on the gpu the expressions compile only under nvcc. `grad` is the gradient
-// expression: the gradient tensor, or F<clip_gradient>(g, c) when clipping (see
-// WithGradient). Each rule computes G = grad + wd * w (L2 weight decay, coupled
-// with the gradient) unless it says otherwise.
+// update_steps.h functions that apply them and then clear the gradient. Include
+// it only where those are instantiated (update_steps.cc for the cpu,
+// update_steps.cu for the gpu): on the gpu the expressions compile only under
+// nvcc. `grad` is the gradient expression: the gradient tensor, or
+// F<clip_gradient>(g, c) when clipping (see WithGradient). Each rule computes G
+// = grad + wd * w (L2 weight decay, coupled with the gradient) unless it says
+// otherwise.
 //
 // Example:
 //
@@ -16,6 +17,7 @@
 #define UMBRA_TRAIN_OPTIM_UPDATE_RULES_H_
 
 #include <cmath>
+#include <type_traits>
 
 #include "tensor/tensor.h"
 #include "train/optim/update_steps.h"
@@ -121,17 +123,31 @@ inline void RmspropStep(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> v,
   w = w - lr * (grad + wd * w) / (F<umbra::op::sqrt>(v) + epsilon);
 }
 
+// On the cpu, SgdStep or NagStep in one pass over w, m and g that also sets
+// g to zero (update_steps.cc): the expressions take a pass per assignment
+// and the clearing another, and for a weight of the size of a layer's (a few
+// MB, held in the L2 or L3 cache) the step is bound by those passes.
+template <typename DType>
+void FusedMomentumStepCpu(Tensor<cpu, 1, DType> w, Tensor<cpu, 1, DType> m,
+                          Tensor<cpu, 1, DType> g, DType clip, DType lr,
+                          DType wd, DType momentum, bool nesterov);
+
 template <typename xpu, typename DType>
 void ApplyMomentumRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
                        Tensor<xpu, 1, DType> g, DType clip, DType lr, DType wd,
                        DType momentum, bool nesterov) {
-  WithGradient(g, clip, [&](const auto& grad) {
-    if (nesterov) {
-      NagStep(w, m, grad, lr, wd, momentum);
-    } else {
-      SgdStep(w, m, grad, lr, wd, momentum);
-    }
-  });
+  if constexpr (std::is_same<xpu, cpu>::value) {
+    FusedMomentumStepCpu(w, m, g, clip, lr, wd, momentum, nesterov);
+  } else {
+    WithGradient(g, clip, [&](const auto& grad) {
+      if (nesterov) {
+        NagStep(w, m, grad, lr, wd, momentum);
+      } else {
+        SgdStep(w, m, grad, lr, wd, momentum);
+      }
+    });
+    g = DType(0);
+  }
 }
 
 template <typename xpu, typename DType>
@@ -142,6 +158,7 @@ void ApplyAdamRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
   WithGradient(g, clip, [&](const auto& grad) {
     AdamStep(w, m, v, grad, lr, wd, beta1, beta2, epsilon, t, decoupled);
   });
+  g = DType(0);
 }
 
 template <typename xpu, typename DType>
@@ -151,6 +168,7 @@ void ApplyRmspropRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> v,
   WithGradient(g, clip, [&](const auto& grad) {
     RmspropStep(w, v, grad, lr, wd, rho, epsilon);
   });
+  g = DType(0);
 }
 
 // Explicit instantiations of the rules for one device and type.

@@ -10,7 +10,8 @@
 //                                 /*nesterov=*/false);
 //
 // Every rule reads the gradient g clipped to [-clip, clip] (NaN to 0) when
-// clip > 0, and g itself otherwise; it leaves g unchanged.
+// clip > 0, and g itself otherwise, and then sets g to zero for the next
+// batch's gradients to add to.
 #ifndef UMBRA_TRAIN_OPTIM_UPDATE_STEPS_H_
 #define UMBRA_TRAIN_OPTIM_UPDATE_STEPS_H_
 

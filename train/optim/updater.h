@@ -166,7 +166,7 @@ class Updater {
                             ParamKwargs* rest) = 0;
   // The keys of the rule's own struct (KeysOf<...>()).
   virtual std::vector<std::string> OwnKeys() const = 0;
-  // Applies the rule to one weight; the gradient is not cleared here.
+  // Applies the rule to one weight and sets its gradient to zero.
   virtual void Step(const UpdaterWeight<xpu, DType>& weight,
                     const StepScalars<DType>& scalars) = 0;
 
@@ -306,8 +306,6 @@ void Updater<xpu, DType>::Update() {
     scalars.clip = DType(weight->clip_gradient);
     scalars.t = progress_.num_update + 1;
     Step(*weight, scalars);
-    Tensor<xpu, 1, DType> grad = weight->grad;
-    grad = DType(0);
   }
   ++progress_.num_update;
 }

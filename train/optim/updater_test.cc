@@ -171,9 +171,11 @@ class UpdaterTest : public ::testing::Test {
     const RefParams second_p = second ? AsStored(*second) : p;
     std::mt19937 gen(7);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::vector<TestWeight<DType>> weights(2);
-    std::vector<RefWeight> refs(2);
-    const size_t sizes[] = {37, 5};
+    // 37: packets and a scalar tail; 1000: cut between the threads when
+    // the parallel threshold is lowered (StepsSplitOverThreads).
+    const size_t sizes[] = {37, 5, 1000};
+    std::vector<TestWeight<DType>> weights(3);
+    std::vector<RefWeight> refs(3);
     for (size_t k = 0; k < weights.size(); ++k) {
       weights[k].name = "fc" + std::to_string(k) + ".wmat";
       weights[k].tag = "wmat";
@@ -241,6 +243,44 @@ TYPED_TEST(UpdaterTest, WeightDecayAndOtherSettings) {
     p.rho = 0.7;
     this->CheckAgainstReference(p, 5);
   }
+}
+
+// A weight of the parallel threshold or more is cut between the pool's
+// threads; the result is the reference's, and bit for bit the same as on
+// one thread.
+TYPED_TEST(UpdaterTest, StepsSplitOverThreads) {
+  using DType = TypeParam;
+  const index_t threshold = GetParallelThreshold();
+  SetParallelThreshold(256);
+  for (const char* type : {"sgd", "nag", "adam", "adamw", "rmsprop"}) {
+    for (double clip : {0.0, 0.5}) {
+      RefParams p;
+      p.type = type;
+      p.lr = 0.03;
+      p.wd = 0.01;
+      p.clip = clip;
+      SetNumThreads(3);
+      this->CheckAgainstReference(p, 3);
+      std::vector<std::vector<DType>> results;
+      for (int threads : {1, 3}) {
+        SetNumThreads(threads);
+        auto updater = CreateUpdater<cpu, DType>(type, KwargsOf(p));
+        TestWeight<DType> weight;
+        weight.name = "fc.wmat";
+        weight.tag = "wmat";
+        for (int i = 0; i < 1000; ++i) {
+          weight.data.push_back(DType(std::sin(i)));
+          weight.grad.push_back(DType(std::cos(3 * i)));
+        }
+        updater->AddWeight(weight.Ref());
+        updater->Update();
+        results.push_back(weight.data);
+      }
+      EXPECT_EQ(results[0], results[1]) << type << " clip " << clip;
+    }
+  }
+  SetNumThreads(0);
+  SetParallelThreshold(threshold);
 }
 
 TYPED_TEST(UpdaterTest, ClippedGradients) {
