@@ -141,7 +141,7 @@ namespace packet {
 
 // Allocates num_line rows of lspace bytes each, every row starting on a
 // 64-byte boundary; *out_pitch receives the row pitch in bytes. A buffer of
-// 2 MB or more starts on a 2 MB boundary and, on Linux, is advised to use
+// 32 MB or more starts on a 2 MB boundary and, on Linux, is advised to use
 // transparent huge pages. Free with AlignedFree. Throws std::bad_alloc when
 // out of memory.
 void* AlignedMallocPitch(size_t* out_pitch, size_t lspace, size_t num_line);

@@ -53,5 +53,3 @@ BENCHMARK(BM_AdamStep)->Arg(784 * 256)->Arg(3136 * 512)->Arg(1 << 24);
 }  // namespace
 }  // namespace optim
 }  // namespace umbra
-
-BENCHMARK_MAIN();
