@@ -58,8 +58,11 @@ void FusedMomentumStepCpu(Tensor<cpu, 1, DType> w, Tensor<cpu, 1, DType> m,
     step_range(w.dptr_, m.dptr_, g.dptr_, 0, size, clip, lr, wd, momentum);
     return;
   }
-  // Cut points on multiples of 64 elements: a packet boundary for every
-  // type and packet width, so the split never changes a result.
+  // One range per thread: up to four per thread, claimed as they go (as in
+  // layers' ParallelRanges and the expression engine), made a step on the
+  // MLP's fc1 1.6 to 1.9x slower in update_steps_bench. Cut points are on
+  // multiples of 64 elements, a packet boundary for every type and packet
+  // width, so the split never changes a result.
   const index_t units = (size + 63) / 64;
   ParallelFor(parts, [&](int part) {
     const index_t begin = std::min(size, units * part / parts * 64);
