@@ -269,63 +269,85 @@ TEST(ConvLayerTest, BackpropWithoutInputGradientAndAccumulation) {
   }
 }
 
-// Im2Col and Col2Im against unpack_patch2col(pad(...)) and
-// crop(pack_col2patch(...)) for 3 images of 2 channels, 5 x 7.
+// A walk of the patch matrix: kernel, stride, padding and dilation.
+struct Walk {
+  index_t kernel_y, kernel_x, stride_y, stride_x, pad_y, pad_x, dilate_y,
+      dilate_x;
+};
+
+// Im2Col and Col2Im of `walk` against unpack_patch2col(pad(...)) and
+// crop(pack_col2patch(...)) for 3 images of 2 channels, height x width.
+template <typename DType>
+void CheckWalk(const Walk& w, index_t height, index_t width) {
+  ConvGeometry g;
+  g.channels = 2;
+  g.height = height;
+  g.width = width;
+  g.kernel_y = w.kernel_y;
+  g.kernel_x = w.kernel_x;
+  g.stride_y = w.stride_y;
+  g.stride_x = w.stride_x;
+  g.pad_y = w.pad_y;
+  g.pad_x = w.pad_x;
+  g.dilate_y = w.dilate_y;
+  g.dilate_x = w.dilate_x;
+  const index_t padded_h = height + 2 * w.pad_y, padded_w = width + 2 * w.pad_x;
+  g.out_height =
+      (padded_h - (w.dilate_y * (w.kernel_y - 1) + 1)) / w.stride_y + 1;
+  g.out_width =
+      (padded_w - (w.dilate_x * (w.kernel_x - 1) + 1)) / w.stride_x + 1;
+  SCOPED_TRACE(::testing::Message()
+               << "image " << height << "x" << width << " kernel " << w.kernel_y
+               << "x" << w.kernel_x << " stride " << w.stride_y << "x"
+               << w.stride_x << " output " << g.out_height << "x"
+               << g.out_width);
+  const Shape<4> shape = Shape4(3, 2, height, width);
+  TensorContainer<cpu, 4, DType> img(shape, DType(0), false);
+  FillRandom(img.view(), 5);
+  TensorContainer<cpu, 2, DType> col(Shape2(g.PatchSize(), 3 * g.OutPixels()),
+                                     DType(0), false);
+  TensorContainer<cpu, 2, DType> want(col.shape_, DType(0), false);
+  col = DType(7);  // Im2Col must write every element.
+  Im2Col(g, img.view(), col.view());
+  want = unpack_patch2col(pad(img.view(), w.pad_y, w.pad_x), w.kernel_y,
+                          w.kernel_x, w.stride_y, w.stride_x, w.dilate_y,
+                          w.dilate_x);
+  for (index_t i = 0; i < col.shape_.Size(); ++i) {
+    ASSERT_EQ(col.dptr_[i], want.dptr_[i]) << i;
+  }
+  TensorContainer<cpu, 4, DType> back(shape, DType(0), false);
+  TensorContainer<cpu, 4, DType> back_want(shape, DType(0), false);
+  // Any values, the padding's entries too: those reach no pixel.
+  FillRandom(col.view(), 6);
+  back_want = crop(pack_col2patch(col.view(), Shape4(3, 2, padded_h, padded_w),
+                                  w.kernel_y, w.kernel_x, w.stride_y,
+                                  w.stride_x, w.dilate_y, w.dilate_x),
+                   Shape2(height, width), w.pad_y, w.pad_x);
+  Col2Im(g, col.view(), back.view());
+  const double tolerance = sizeof(DType) == 4 ? 1e-5 : 1e-12;
+  for (index_t i = 0; i < back.shape_.Size(); ++i) {
+    ASSERT_NEAR(back.dptr_[i], back_want.dptr_[i], tolerance) << i;
+  }
+}
+
 TEST(ConvLayerTest, Im2ColMatchesTheTensorExtension) {
-  struct Walk {
-    index_t kernel_y, kernel_x, stride_y, stride_x, pad_y, pad_x, dilate_y,
-        dilate_x;
-  };
   // Strided and dilated; then "same" walks (stride 1, output as wide as the
   // input), which Im2Col copies as shifted planes.
   for (const Walk& w :
        {Walk{3, 2, 2, 3, 1, 2, 2, 1}, Walk{3, 5, 1, 1, 1, 2, 1, 1},
         Walk{2, 3, 1, 1, 0, 2, 2, 2}}) {
-    ConvGeometry g;
-    g.channels = 2;
-    g.height = 5;
-    g.width = 7;
-    g.kernel_y = w.kernel_y;
-    g.kernel_x = w.kernel_x;
-    g.stride_y = w.stride_y;
-    g.stride_x = w.stride_x;
-    g.pad_y = w.pad_y;
-    g.pad_x = w.pad_x;
-    g.dilate_y = w.dilate_y;
-    g.dilate_x = w.dilate_x;
-    const index_t padded_h = 5 + 2 * w.pad_y, padded_w = 7 + 2 * w.pad_x;
-    g.out_height =
-        (padded_h - (w.dilate_y * (w.kernel_y - 1) + 1)) / w.stride_y + 1;
-    g.out_width =
-        (padded_w - (w.dilate_x * (w.kernel_x - 1) + 1)) / w.stride_x + 1;
-    SCOPED_TRACE(::testing::Message()
-                 << "kernel " << w.kernel_y << "x" << w.kernel_x << " output "
-                 << g.out_height << "x" << g.out_width);
-    TensorContainer<cpu, 4, double> img(Shape4(3, 2, 5, 7), 0.0, false);
-    FillRandom(img.view(), 5);
-    TensorContainer<cpu, 2, double> col(
-        Shape2(g.PatchSize(), 3 * g.OutPixels()), 0.0, false);
-    TensorContainer<cpu, 2, double> want(col.shape_, 0.0, false);
-    col = 7.0;  // Im2Col must write every element.
-    Im2Col(g, img.view(), col.view());
-    want = unpack_patch2col(pad(img.view(), w.pad_y, w.pad_x), w.kernel_y,
-                            w.kernel_x, w.stride_y, w.stride_x, w.dilate_y,
-                            w.dilate_x);
-    for (index_t i = 0; i < col.shape_.Size(); ++i) {
-      ASSERT_EQ(col.dptr_[i], want.dptr_[i]) << i;
-    }
-    TensorContainer<cpu, 4, double> back(img.shape_, 0.0, false);
-    TensorContainer<cpu, 4, double> back_want(img.shape_, 0.0, false);
-    // Any values, the padding's entries too: those reach no pixel.
-    FillRandom(col.view(), 6);
-    back_want =
-        crop(pack_col2patch(col.view(), Shape4(3, 2, padded_h, padded_w),
-                            w.kernel_y, w.kernel_x, w.stride_y, w.stride_x,
-                            w.dilate_y, w.dilate_x),
-             Shape2(5, 7), w.pad_y, w.pad_x);
-    Col2Im(g, col.view(), back.view());
-    for (index_t i = 0; i < back.shape_.Size(); ++i) {
-      ASSERT_NEAR(back.dptr_[i], back_want.dptr_[i], 1e-12) << i;
+    CheckWalk<double>(w, 5, 7);
+  }
+}
+
+// Float rows of stride 2 go in vectors of 8 and 4 outputs, then one by one:
+// rows of 19, 15, 8, 7 and 3 outputs, each blocking differently.
+TEST(ConvLayerTest, Im2ColOfStride2FloatRowsMatchesTheTensorExtension) {
+  for (index_t width : {37, 30, 16, 13, 6}) {
+    for (const Walk& w :
+         {Walk{3, 3, 2, 2, 1, 1, 1, 1}, Walk{1, 1, 2, 2, 0, 0, 1, 1},
+          Walk{3, 3, 1, 2, 0, 0, 1, 1}}) {
+      CheckWalk<float>(w, 9, width);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "layers/parallel_ranges.h"
 #include "tensor/threads.h"
@@ -34,6 +35,90 @@ void ValidRange(index_t offset, index_t stride, index_t size, index_t count,
 // Elements per block of the row loops below.
 constexpr index_t kBlock = 8;
 
+// Vectors of 8 and 4 floats (GCC's vector extensions), for the stride-2
+// rows of strided convolutions, which the compiler leaves scalar.
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats4 __attribute__((vector_size(16)));
+
+template <typename V>
+inline V LoadFloats(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <typename V>
+inline void StoreFloats(float* p, V v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+// The even lanes of a then b.
+inline Floats8 EvenLanes(Floats8 a, Floats8 b) {
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+}
+inline Floats4 EvenLanes(Floats4 a, Floats4 b) {
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+}
+// a's lanes at the even lanes of *low then *high, zeros between.
+inline void SpreadToEvenLanes(Floats8 a, Floats8* low, Floats8* high) {
+  const Floats8 zero = {};
+  *low = __builtin_shufflevector(a, zero, 0, 8, 1, 8, 2, 8, 3, 8);
+  *high = __builtin_shufflevector(a, zero, 4, 8, 5, 8, 6, 8, 7, 8);
+}
+inline void SpreadToEvenLanes(Floats4 a, Floats4* low, Floats4* high) {
+  const Floats4 zero = {};
+  *low = __builtin_shufflevector(a, zero, 0, 4, 1, 4);
+  *high = __builtin_shufflevector(a, zero, 2, 4, 3, 4);
+}
+
+// The stride-2 rows below in blocks of V's lanes from output o, while the
+// input pixel after a block's last lies in the row too (output o + lanes
+// exists): a block reads and writes the pixels between its outputs, so it
+// must not cross the row's end. Returns the first output left.
+template <typename V>
+index_t CopyEvenBlocks(const float* s, index_t o, index_t n, float* d) {
+  constexpr index_t kLanes = sizeof(V) / sizeof(float);
+  for (; o + kLanes < n; o += kLanes) {
+    StoreFloats(d + o, EvenLanes(LoadFloats<V>(s + 2 * o),
+                                 LoadFloats<V>(s + 2 * o + kLanes)));
+  }
+  return o;
+}
+// Adds 0 to the pixels between the outputs, which leaves them as they
+// were (but for -0, which becomes +0).
+template <typename V>
+index_t AddEvenBlocks(const float* d, index_t o, index_t n, float* s) {
+  constexpr index_t kLanes = sizeof(V) / sizeof(float);
+  for (; o + kLanes < n; o += kLanes) {
+    V low, high;
+    SpreadToEvenLanes(LoadFloats<V>(d + o), &low, &high);
+    StoreFloats(s + 2 * o, LoadFloats<V>(s + 2 * o) + low);
+    StoreFloats(s + 2 * o + kLanes, LoadFloats<V>(s + 2 * o + kLanes) + high);
+  }
+  return o;
+}
+
+// The first output that CopyRow and AddRow below leave to their scalar
+// loop: 0, or past the blocks of a float row of stride 2.
+template <typename DType>
+inline index_t CopyBlocks(const DType* s, index_t stride, index_t n, DType* d) {
+  if constexpr (std::is_same<DType, float>::value) {
+    if (stride == 2) {
+      return CopyEvenBlocks<Floats4>(s, CopyEvenBlocks<Floats8>(s, 0, n, d), n,
+                                     d);
+    }
+  }
+  return 0;
+}
+template <typename DType>
+inline index_t AddBlocks(const DType* d, index_t stride, index_t n, DType* s) {
+  if constexpr (std::is_same<DType, float>::value) {
+    if (stride == 2) {
+      return AddEvenBlocks<Floats4>(d, AddEvenBlocks<Floats8>(d, 0, n, s), n,
+                                    s);
+    }
+  }
+  return 0;
+}
+
 // d[o] = s[o * stride] for o in [0, n); restrict-qualified so that the
 // stride-1 case vectorises.
 template <typename DType>
@@ -47,7 +132,9 @@ inline void CopyRow(const DType* __restrict s, index_t stride, index_t n,
     }
     for (; o < n; ++o) d[o] = s[o];
   } else {
-    for (index_t o = 0; o < n; ++o) d[o] = s[o * stride];
+    for (index_t o = CopyBlocks(s, stride, n, d); o < n; ++o) {
+      d[o] = s[o * stride];
+    }
   }
 }
 // s[o * stride] += d[o] for o in [0, n).
@@ -61,7 +148,9 @@ inline void AddRow(const DType* __restrict d, index_t stride, index_t n,
     }
     for (; o < n; ++o) s[o] += d[o];
   } else {
-    for (index_t o = 0; o < n; ++o) s[o * stride] += d[o];
+    for (index_t o = AddBlocks(d, stride, n, s); o < n; ++o) {
+      s[o * stride] += d[o];
+    }
   }
 }
 
