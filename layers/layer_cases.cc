@@ -508,6 +508,15 @@ std::vector<LayerCase> AllCases() {
            kGradient,
            1,
            true},
+          // Planes of whole cache lines (16 elements), whose xhat the CPU
+          // stores past the caches.
+          {"batch_norm_whole_lines",
+           "batch_norm",
+           {{"init_slope", "0.8"}},
+           {Shape4(2, 2, 4, 4)},
+           kGradient,
+           1,
+           true},
           {"batch_norm_global_stats",
            "batch_norm",
            {{"use_global_stats", "1"}, {"init_slope", "0.7"}},

@@ -8,7 +8,10 @@
 //
 // Loads and stores are unaligned (as fast as aligned ones on x86-64-v3);
 // AllocSpace still returns AlignBytes-aligned memory, and PacketAlignCheck
-// tells whether every operand of an expression is aligned.
+// tells whether every operand of an expression is aligned. StoreStreaming
+// is an aligned store that bypasses the caches (non-temporal), for data
+// read again only much later; StreamingFence must follow a thread's
+// streaming stores before another thread reads them.
 //
 // Example:
 //   using P = umbra::packet::Packet<float, UMBRA_DEFAULT_PACKET>;
@@ -61,6 +64,7 @@ struct Packet<DType, kPlain> {
   }
   UMBRA_CINLINE void Store(DType* dst) const { *dst = data_; }
   UMBRA_CINLINE void StoreUnAligned(DType* dst) const { *dst = data_; }
+  UMBRA_CINLINE void StoreStreaming(DType* dst) const { *dst = data_; }
   UMBRA_CINLINE Packet& operator=(DType s) {
     data_ = s;
     return *this;
@@ -138,6 +142,14 @@ UMBRA_CINLINE Packet<DType, kPlain> SelectLess(Packet<DType, kPlain> a,
 
 namespace umbra {
 namespace packet {
+
+// Orders this thread's earlier streaming stores before its later stores (a
+// thread pool's hand-off included), which x86 does not do by itself.
+UMBRA_CINLINE void StreamingFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 // Allocates num_line rows of lspace bytes each, every row starting on a
 // 64-byte boundary; *out_pitch receives the row pitch in bytes. A buffer of

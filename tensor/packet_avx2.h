@@ -32,6 +32,9 @@ struct Packet<float, kAVX2> {
   UMBRA_CINLINE void StoreUnAligned(float* dst) const {
     _mm256_storeu_ps(dst, data_);
   }
+  UMBRA_CINLINE void StoreStreaming(float* dst) const {
+    _mm256_stream_ps(dst, data_);
+  }
   UMBRA_CINLINE Packet& operator=(float s) {
     data_ = _mm256_set1_ps(s);
     return *this;
@@ -63,6 +66,9 @@ struct Packet<double, kAVX2> {
   UMBRA_CINLINE void Store(double* dst) const { _mm256_store_pd(dst, data_); }
   UMBRA_CINLINE void StoreUnAligned(double* dst) const {
     _mm256_storeu_pd(dst, data_);
+  }
+  UMBRA_CINLINE void StoreStreaming(double* dst) const {
+    _mm256_stream_pd(dst, data_);
   }
   UMBRA_CINLINE Packet& operator=(double s) {
     data_ = _mm256_set1_pd(s);

@@ -29,6 +29,9 @@ struct Packet<float, kSSE2> {
   UMBRA_CINLINE void StoreUnAligned(float* dst) const {
     _mm_storeu_ps(dst, data_);
   }
+  UMBRA_CINLINE void StoreStreaming(float* dst) const {
+    _mm_stream_ps(dst, data_);
+  }
   UMBRA_CINLINE Packet& operator=(float s) {
     data_ = _mm_set1_ps(s);
     return *this;
@@ -56,6 +59,9 @@ struct Packet<double, kSSE2> {
   UMBRA_CINLINE void Store(double* dst) const { _mm_store_pd(dst, data_); }
   UMBRA_CINLINE void StoreUnAligned(double* dst) const {
     _mm_storeu_pd(dst, data_);
+  }
+  UMBRA_CINLINE void StoreStreaming(double* dst) const {
+    _mm_stream_pd(dst, data_);
   }
   UMBRA_CINLINE Packet& operator=(double s) {
     data_ = _mm_set1_pd(s);

@@ -61,6 +61,11 @@ void CheckArch(test::Rng* rng) {
   double sum = 0;
   for (index_t i = 0; i < n; ++i) sum += a[i];
   EXPECT_NEAR(double(pa.Sum()), sum, 1e-5);
+  // A streaming store to an aligned address, read after the fence.
+  alignas(64) DType streamed[P::kSize];
+  pa.StoreStreaming(streamed);
+  StreamingFence();
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(streamed[i], a[i]) << "lane " << i;
 }
 
 // SelectLess on NaN, infinities and signed zeros: y unless a < b.
