@@ -229,6 +229,11 @@ class Layer {
 
   // Whether the same node may be both input and output.
   virtual bool SupportsInPlace() const { return false; }
+  // Whether Forward copies input 0 unchanged to every output, so that a
+  // net may give an output the input's data instead of memory of its own
+  // (when nothing writes either in place later); Forward then skips that
+  // copy. The gradients stay separate.
+  virtual bool ForwardCopiesInput() const { return false; }
   // For losses: the mean loss per example of the last Forward that had
   // labels (grad_scale not applied); NaN before that and for other layers.
   virtual double Loss() const {

@@ -137,8 +137,10 @@ class SplitLayer : public Layer<xpu, DType> {
         "Copies its input to each of its outputs; sums their gradients.";
     return info;
   }
+  bool ForwardCopiesInput() const override { return true; }
   void Forward(bool is_train) override {
     for (size_t j = 0; j < this->num_out(); ++j) {
+      if (this->out(j).data.dptr_ == this->in(0).data.dptr_) continue;
       Copy(this->out(j).data, this->in(0).data, this->context().stream);
     }
   }

@@ -150,7 +150,8 @@ std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
 // Runs ShiftedConv on unpadded `planes` of (height, width), padded by
 // (pad_y, pad_x), as the conv layer does: a padded buffer zeroed once,
 // filled with garbage in its tail past the last row's right padding to show
-// that no kept result reads it.
+// that no kept result reads it. The output lies between two guard bands
+// that must come back untouched.
 std::vector<float> RunShifted(const ShiftedConvShape& s,
                               ShiftedConvWeights which,
                               const std::vector<float>& weights,
@@ -165,12 +166,21 @@ std::vector<float> RunShifted(const ShiftedConvShape& s,
   PadPlanes(s, planes.data(), height, width, pad_y, pad_x, padded.data());
   std::vector<float> packed(ShiftedConvPackedSize(s));
   PackShiftedConvWeights(s, which, weights.data(), packed.data());
-  std::vector<float> out(
-      s.out_channels * ShiftedConvOutHeight(s) * ShiftedConvOutWidth(s), -7.f);
+  const int64_t out_size =
+      s.out_channels * ShiftedConvOutHeight(s) * ShiftedConvOutWidth(s);
+  constexpr int64_t kGuard = 64;
+  constexpr float kGuardValue = -7.f;
+  std::vector<float> guarded(kGuard + out_size + kGuard, kGuardValue);
   std::vector<float> workspace(ShiftedConvWorkspaceSize(s));
-  ShiftedConv(s, packed.data(), padded.data(), workspace.data(), out.data(),
-              simd);
-  return out;
+  ShiftedConv(s, packed.data(), padded.data(), workspace.data(),
+              guarded.data() + kGuard, simd);
+  for (int64_t i = 0; i < kGuard; ++i) {
+    EXPECT_EQ(guarded[i], kGuardValue) << "written before the output";
+    EXPECT_EQ(guarded[kGuard + out_size + i], kGuardValue)
+        << "written after the output";
+  }
+  return std::vector<float>(guarded.begin() + kGuard,
+                            guarded.begin() + kGuard + out_size);
 }
 
 void ExpectNear(const std::vector<float>& got, const std::vector<double>& want,

@@ -214,6 +214,10 @@ class BasicNetwork {
   void AddLayer(const TrainConfig& config, const ConfigSchema& schema,
                 const LayerDeclaration& layer, NodeUse* use);
   void AllocateNodes(const TrainConfig& config, const NodeUse& use);
+  // Per node, the node whose data it shares: itself, or, for an output of
+  // a layer that ForwardCopiesInput and that no layer writes in place, the
+  // copied node's source.
+  std::vector<int> DataSources(const NodeUse& use) const;
   void SetUpLayers(const NetSplit<xpu>& split);
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.

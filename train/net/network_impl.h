@@ -142,6 +142,7 @@ struct BasicNetwork<xpu>::NodeUse {
   explicit NodeUse(size_t num_nodes)
       : known(num_nodes, false),
         written(num_nodes, false),
+        written_in_place(num_nodes, false),
         reader(num_nodes, -1),
         writer(num_nodes, -1) {}
 
@@ -149,6 +150,8 @@ struct BasicNetwork<xpu>::NodeUse {
   std::vector<bool> known;
   // Whether a layer wrote the node (its gradient then matters).
   std::vector<bool> written;
+  // Whether a layer wrote the node in place (changed its value).
+  std::vector<bool> written_in_place;
   // The layer that read the node's current value, or -1.
   std::vector<int> reader;
   // The layer that wrote the node other than in place, or -1.
@@ -297,6 +300,7 @@ void BasicNetwork<xpu>::AddLayer(const TrainConfig& config,
     }
     use->known[node] = true;
     use->written[node] = true;
+    use->written_in_place[node] = use->written_in_place[node] || in_place;
     use->reader[node] = -1;
     shapes_[node] = out_shapes[j];
   }
@@ -306,17 +310,39 @@ void BasicNetwork<xpu>::AddLayer(const TrainConfig& config,
 }
 
 template <typename xpu>
+std::vector<int> BasicNetwork<xpu>::DataSources(const NodeUse& use) const {
+  std::vector<int> source(config_.nodes.size());
+  for (size_t n = 0; n < source.size(); ++n) source[n] = int(n);
+  // Layers in order, so that a copy of a copy finds the first node.
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (!layers_[i]->ForwardCopiesInput()) continue;
+    const LayerDeclaration& layer = config_.layers[i];
+    const int input = layer.inputs[0];
+    for (int node : layer.outputs) {
+      // Its only reader is this layer, so only a write in place into an
+      // output could change the shared value.
+      if (node != input && !use.written_in_place[node]) {
+        source[node] = source[input];
+      }
+    }
+  }
+  return source;
+}
+
+template <typename xpu>
 void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
                                       const NodeUse& use) {
   const NetConfig& net = config_;
+  const std::vector<int> data_source = DataSources(use);
   nodes_.assign(net.nodes.size(), nullptr);
   for (size_t n = 0; n < net.nodes.size(); ++n) {
     if (!use.known[n]) continue;
     storage_.push_back(std::make_unique<OwnedNode>());
     OwnedNode& owned = *storage_.back();
+    const bool own_data = data_source[n] == int(n);
     std::string failure;
     try {
-      owned.data.Resize(shapes_[n], 0.0f);
+      if (own_data) owned.data.Resize(shapes_[n], 0.0f);
       owned.grad.Resize(shapes_[n], 0.0f);
     } catch (const std::bad_alloc&) {
       failure = "out of memory";
@@ -342,6 +368,11 @@ void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
     owned.node.data = owned.data.view();
     owned.node.grad = owned.grad.view();
     nodes_[n] = &owned.node;
+  }
+  for (size_t n = 0; n < net.nodes.size(); ++n) {
+    if (use.known[n] && data_source[n] != int(n)) {
+      nodes_[n]->data = nodes_[data_source[n]]->data;
+    }
   }
 }
 

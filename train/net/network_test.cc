@@ -189,6 +189,78 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
   EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
 }
 
+// A residual block whose split outputs b and c: c is written in place
+// (relu), so it needs memory of its own; b can share a's data, which tanh's
+// backward still reads.
+constexpr char kSplitNet[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b,c] = split\n"
+    "layer[c->c] = relu\n"
+    "layer[b->d] = fullc:fc2\n"
+    "  nhidden = 8\n"
+    "layer[d,c->e] = eltwise_sum\n"
+    "layer[e->e] = l2_loss\n";
+// The same net with b written in place too, by a dropout that keeps every
+// element: no split output shares a's data.
+constexpr char kSplitNetWithoutSharing[] =
+    "layer[in->a] = fullc:fc1\n"
+    "  nhidden = 8\n"
+    "layer[a->a] = tanh\n"
+    "layer[a->b,c] = split\n"
+    "layer[c->c] = relu\n"
+    "layer[b->b] = dropout\n"
+    "  threshold = 0\n"
+    "layer[b->d] = fullc:fc2\n"
+    "  nhidden = 8\n"
+    "layer[d,c->e] = eltwise_sum\n"
+    "layer[e->e] = l2_loss\n";
+
+TEST(NetworkTest, SplitOutputsShareTheInputUnlessWrittenInPlace) {
+  std::unique_ptr<Network> sharing = Build(kSplitNet);
+  std::unique_ptr<Network> separate = Build(kSplitNetWithoutSharing);
+  auto data_of = [](const Network& net, const char* node) {
+    return net.NodeData(net.net_config().FindNode(node)).dptr_;
+  };
+  EXPECT_EQ(data_of(*sharing, "b"), data_of(*sharing, "a"));
+  EXPECT_NE(data_of(*sharing, "c"), data_of(*sharing, "a"));
+  EXPECT_NE(data_of(*separate, "b"), data_of(*separate, "a"));
+
+  const test::ScopedTestSeed seed;
+  sharing->InitWeights(static_cast<int>(seed.value()));
+  std::vector<layers::WeightRef<cpu, float>> weights = sharing->Weights();
+  std::vector<layers::WeightRef<cpu, float>> reference = separate->Weights();
+  ASSERT_EQ(weights.size(), reference.size());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Copy(reference[i].data, weights[i].data);
+  }
+  Random<cpu, float> rnd{static_cast<int>(seed.value() + 1)};
+  Tensor<cpu, 4, float> input = sharing->input();
+  rnd.SampleUniform(&input, -1.0f, 1.0f);
+  Copy(separate->input(), input);
+  TensorContainer<cpu, 2, float> label(Shape2(10, 8));
+  rnd.SampleUniform(&label, -1.0f, 1.0f);
+  for (Network* net : {sharing.get(), separate.get()}) {
+    net->SetLabel("label", label);
+    net->Forward(true);
+    net->Backprop();
+  }
+  EXPECT_EQ(sharing->Loss(), separate->Loss());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const index_t n = weights[i].grad.shape_.Size();
+    const float* got = weights[i].grad.dptr_;
+    const float* want = reference[i].grad.dptr_;
+    double largest = 0;
+    for (index_t j = 0; j < n; ++j) {
+      largest = std::max(largest, std::abs(double(want[j])));
+      ASSERT_EQ(got[j], want[j]) << weights[i].name << " " << j;
+    }
+    EXPECT_GT(largest, 1e-3) << "the gradient of " << weights[i].name
+                             << " is all zero: the test checks nothing";
+  }
+}
+
 // cxxnet configs name prelu's slope and batch_norm's beta `bias` and
 // batch_norm's gamma `wmat`: global tagged keys reach those weights through
 // the aliases, and a layer's own setting (alias or canonical) overrides them.
