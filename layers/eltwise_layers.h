@@ -94,6 +94,9 @@ class EltwiseLayer : public Layer<xpu, DType> {
     }
   }
 
+  bool BackpropCopiesGradientTo(size_t input) const override {
+    return kOp == EltwiseOp::kSum && Coeff(input) == DType(1);
+  }
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
     const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
@@ -101,6 +104,8 @@ class EltwiseLayer : public Layer<xpu, DType> {
       Tensor<xpu, 4, DType> grad = this->in(i).grad;
       switch (kOp) {
         case EltwiseOp::kSum:
+          // A net may have given the input the output's gradient.
+          if (grad.dptr_ == out_grad.dptr_) break;
           grad = out_grad * scalar(Coeff(i));
           break;
         case EltwiseOp::kProd:

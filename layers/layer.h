@@ -234,6 +234,11 @@ class Layer {
   // (when nothing writes either in place later); Forward then skips that
   // copy. The gradients stay separate.
   virtual bool ForwardCopiesInput() const { return false; }
+  // Whether Backprop sets input i's gradient to the output's, unchanged, so
+  // that a net may give that input the output's gradient instead of memory
+  // of its own (when nothing writes the input in place); Backprop then
+  // skips that copy.
+  virtual bool BackpropCopiesGradientTo(size_t input) const { return false; }
   // For losses: the mean loss per example of the last Forward that had
   // labels (grad_scale not applied); NaN before that and for other layers.
   virtual double Loss() const {

@@ -171,6 +171,10 @@ class BasicNetwork {
   // The data of node `node`, an index of net_config() (FindNode gives
   // them).
   Tensor<xpu, 4, float> NodeData(int node) const { return nodes_[node]->data; }
+  // Its gradient, as the last Backprop left it.
+  Tensor<xpu, 4, float> NodeGradient(int node) const {
+    return nodes_[node]->grad;
+  }
 
   // Every trained weight, in layer order: a share[...] layer's weights are
   // those of the layer it shares, listed once under that layer.
@@ -218,6 +222,10 @@ class BasicNetwork {
   // a layer that ForwardCopiesInput and that no layer writes in place, the
   // copied node's source.
   std::vector<int> DataSources(const NodeUse& use) const;
+  // Per node, the node whose gradient it shares: itself, or, for an input
+  // that a layer BackpropCopiesGradientTo and that no layer writes in
+  // place, that layer's output's source.
+  std::vector<int> GradientSources(const NodeUse& use) const;
   void SetUpLayers(const NetSplit<xpu>& split);
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.

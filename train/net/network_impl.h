@@ -330,20 +330,45 @@ std::vector<int> BasicNetwork<xpu>::DataSources(const NodeUse& use) const {
 }
 
 template <typename xpu>
+std::vector<int> BasicNetwork<xpu>::GradientSources(const NodeUse& use) const {
+  std::vector<int> source(config_.nodes.size());
+  for (size_t n = 0; n < source.size(); ++n) source[n] = int(n);
+  // Layers from the last, as Backprop runs, so that an output's own source
+  // is known before its inputs take it.
+  for (size_t i = layers_.size(); i-- > 0;) {
+    const LayerDeclaration& layer = config_.layers[i];
+    if (layer.outputs.size() != 1) continue;
+    const int output = layer.outputs[0];
+    for (size_t k = 0; k < layer.inputs.size(); ++k) {
+      const int node = layer.inputs[k];
+      // A write in place into the input would run its Backprop after this
+      // layer's and change the shared gradient.
+      if (node != output && !use.written_in_place[node] &&
+          layers_[i]->BackpropCopiesGradientTo(k)) {
+        source[node] = source[output];
+      }
+    }
+  }
+  return source;
+}
+
+template <typename xpu>
 void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
                                       const NodeUse& use) {
   const NetConfig& net = config_;
   const std::vector<int> data_source = DataSources(use);
+  const std::vector<int> grad_source = GradientSources(use);
   nodes_.assign(net.nodes.size(), nullptr);
   for (size_t n = 0; n < net.nodes.size(); ++n) {
     if (!use.known[n]) continue;
     storage_.push_back(std::make_unique<OwnedNode>());
     OwnedNode& owned = *storage_.back();
     const bool own_data = data_source[n] == int(n);
+    const bool own_grad = grad_source[n] == int(n);
     std::string failure;
     try {
       if (own_data) owned.data.Resize(shapes_[n], 0.0f);
-      owned.grad.Resize(shapes_[n], 0.0f);
+      if (own_grad) owned.grad.Resize(shapes_[n], 0.0f);
     } catch (const std::bad_alloc&) {
       failure = "out of memory";
     } catch (const std::exception& e) {
@@ -370,9 +395,9 @@ void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
     nodes_[n] = &owned.node;
   }
   for (size_t n = 0; n < net.nodes.size(); ++n) {
-    if (use.known[n] && data_source[n] != int(n)) {
-      nodes_[n]->data = nodes_[data_source[n]]->data;
-    }
+    if (!use.known[n]) continue;
+    nodes_[n]->data = nodes_[data_source[n]]->data;
+    nodes_[n]->grad = nodes_[grad_source[n]]->grad;
   }
 }
 

@@ -191,7 +191,8 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
 
 // A residual block whose split outputs b and c: c is written in place
 // (relu), so it needs memory of its own; b can share a's data, which tanh's
-// backward still reads.
+// backward still reads. The join's input d can share e's gradient; c
+// cannot (relu's backward changes it after the join's).
 constexpr char kSplitNet[] =
     "layer[in->a] = fullc:fc1\n"
     "  nhidden = 8\n"
@@ -202,8 +203,8 @@ constexpr char kSplitNet[] =
     "  nhidden = 8\n"
     "layer[d,c->e] = eltwise_sum\n"
     "layer[e->e] = l2_loss\n";
-// The same net with b written in place too, by a dropout that keeps every
-// element: no split output shares a's data.
+// The same net with b and d written in place too, by dropouts that keep
+// every element: no node shares another's data or gradient.
 constexpr char kSplitNetWithoutSharing[] =
     "layer[in->a] = fullc:fc1\n"
     "  nhidden = 8\n"
@@ -214,18 +215,28 @@ constexpr char kSplitNetWithoutSharing[] =
     "  threshold = 0\n"
     "layer[b->d] = fullc:fc2\n"
     "  nhidden = 8\n"
+    "layer[d->d] = dropout\n"
+    "  threshold = 0\n"
     "layer[d,c->e] = eltwise_sum\n"
     "layer[e->e] = l2_loss\n";
 
-TEST(NetworkTest, SplitOutputsShareTheInputUnlessWrittenInPlace) {
+TEST(NetworkTest, CopiesShareMemoryUnlessWrittenInPlace) {
   std::unique_ptr<Network> sharing = Build(kSplitNet);
   std::unique_ptr<Network> separate = Build(kSplitNetWithoutSharing);
   auto data_of = [](const Network& net, const char* node) {
     return net.NodeData(net.net_config().FindNode(node)).dptr_;
   };
+  auto gradient_of = [](const Network& net, const char* node) {
+    return net.NodeGradient(net.net_config().FindNode(node)).dptr_;
+  };
   EXPECT_EQ(data_of(*sharing, "b"), data_of(*sharing, "a"));
   EXPECT_NE(data_of(*sharing, "c"), data_of(*sharing, "a"));
   EXPECT_NE(data_of(*separate, "b"), data_of(*separate, "a"));
+  EXPECT_EQ(gradient_of(*sharing, "d"), gradient_of(*sharing, "e"));
+  EXPECT_NE(gradient_of(*sharing, "c"), gradient_of(*sharing, "e"));
+  EXPECT_NE(gradient_of(*separate, "d"), gradient_of(*separate, "e"));
+  // Gradients are never shared with data, nor data with gradients.
+  EXPECT_NE(gradient_of(*sharing, "b"), gradient_of(*sharing, "a"));
 
   const test::ScopedTestSeed seed;
   sharing->InitWeights(static_cast<int>(seed.value()));
