@@ -192,37 +192,28 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
 // A residual block whose split outputs b and c: c is written in place
 // (relu), so it needs memory of its own; b can share a's data, which tanh's
 // backward still reads. The join's input d can share e's gradient; c
-// cannot (relu's backward changes it after the join's).
-constexpr char kSplitNet[] =
-    "layer[in->a] = fullc:fc1\n"
-    "  nhidden = 8\n"
-    "layer[a->a] = tanh\n"
-    "layer[a->b,c] = split\n"
-    "layer[c->c] = relu\n"
-    "layer[b->d] = fullc:fc2\n"
-    "  nhidden = 8\n"
-    "layer[d,c->e] = eltwise_sum\n"
-    "layer[e->e] = l2_loss\n";
-// The same net with b and d written in place too, by dropouts that keep
+// cannot (relu's backward changes it after the join's). With
+// `keep_copies`, b and d are written in place too, by dropouts that keep
 // every element: no node shares another's data or gradient.
-constexpr char kSplitNetWithoutSharing[] =
-    "layer[in->a] = fullc:fc1\n"
-    "  nhidden = 8\n"
-    "layer[a->a] = tanh\n"
-    "layer[a->b,c] = split\n"
-    "layer[c->c] = relu\n"
-    "layer[b->b] = dropout\n"
-    "  threshold = 0\n"
-    "layer[b->d] = fullc:fc2\n"
-    "  nhidden = 8\n"
-    "layer[d->d] = dropout\n"
-    "  threshold = 0\n"
-    "layer[d,c->e] = eltwise_sum\n"
-    "layer[e->e] = l2_loss\n";
+std::string SplitNet(bool keep_copies) {
+  const std::string in_place_identity = "  threshold = 0\n";
+  return std::string(
+             "layer[in->a] = fullc:fc1\n"
+             "  nhidden = 8\n"
+             "layer[a->a] = tanh\n"
+             "layer[a->b,c] = split\n"
+             "layer[c->c] = relu\n") +
+         (keep_copies ? "layer[b->b] = dropout\n" + in_place_identity : "") +
+         "layer[b->d] = fullc:fc2\n"
+         "  nhidden = 8\n" +
+         (keep_copies ? "layer[d->d] = dropout\n" + in_place_identity : "") +
+         "layer[d,c->e] = eltwise_sum\n"
+         "layer[e->e] = l2_loss\n";
+}
 
 TEST(NetworkTest, CopiesShareMemoryUnlessWrittenInPlace) {
-  std::unique_ptr<Network> sharing = Build(kSplitNet);
-  std::unique_ptr<Network> separate = Build(kSplitNetWithoutSharing);
+  std::unique_ptr<Network> sharing = Build(SplitNet(false));
+  std::unique_ptr<Network> separate = Build(SplitNet(true));
   auto data_of = [](const Network& net, const char* node) {
     return net.NodeData(net.net_config().FindNode(node)).dptr_;
   };
