@@ -55,7 +55,12 @@ How to run (from the repository root, as the user that builds umbra)
       --tune_batches 100
 
   --net both runs the MLP, then LeNet. The last lines are the table:
-  net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch.
+  net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch
+  (of the medians), and the median of each repetition's own ratio (PyTorch's
+  best setting and umbra run a minute apart, so a drift of the machine's
+  speed cancels in it). Both sides inherit the environment, OPENBLAS_CORETYPE
+  included (printed with the table): with it set, OpenBLAS runs those
+  kernels for both, whatever the CPU has.
 """
 
 import argparse
@@ -353,19 +358,22 @@ def compare(args, net, binary):
             print("  tune median %-36s %.0f images/s (%d batches)" %
                   (name, statistics.median(figures), args.tune_batches))
         settings = [s for s in settings if setting_name(s) == best_name]
-    torch_figures = {setting_name(s): [] for s in settings}
-    umbra_figures = []
+    # Per setting (and for umbra), one list of figures per repetition.
+    torch_reps = {setting_name(s): [] for s in settings}
+    umbra_reps = []
     for rep in range(args.reps):
         for s in settings:
             figures, _ = run_torch(net, s, args.rounds, 0)
-            torch_figures[setting_name(s)].extend(figures)
+            torch_reps[setting_name(s)].append(figures)
             print("  rep %d  pytorch %-36s %s images/s" %
                   (rep + 1, setting_name(s), fmt_list(figures)), flush=True)
         figures = run_umbra(binary, net, args.rounds, args.umbra_args)
-        umbra_figures.extend(figures)
+        umbra_reps.append(figures)
         print("  rep %d  umbra   %-36s %s images/s" %
               (rep + 1, " ".join(args.umbra_args) or "(config as is)",
                fmt_list(figures)), flush=True)
+    torch_figures = {name: sum(reps, []) for name, reps in torch_reps.items()}
+    umbra_figures = sum(umbra_reps, [])
     for name, figures in torch_figures.items():
         print("  median pytorch %-36s %.0f images/s over %d rounds" %
               (name, statistics.median(figures), len(figures)))
@@ -375,7 +383,15 @@ def compare(args, net, binary):
     umbra = statistics.median(umbra_figures)
     print("  median umbra %.0f images/s over %d rounds; load average now %s"
           % (umbra, len(umbra_figures), loadavg()), flush=True)
-    return (net, best, best_name, umbra)
+    # Each repetition's ratio of two runs made a minute apart: a drift of
+    # the machine's speed over the whole comparison (seen at 30% on shared
+    # VMs) cancels in it, not in the ratio of the medians.
+    paired = [statistics.median(u) / statistics.median(t)
+              for u, t in zip(umbra_reps, torch_reps[best_name])]
+    print("  umbra / pytorch per rep: %s; median %.2fx" %
+          (", ".join("%.2fx" % r for r in paired), statistics.median(paired)),
+          flush=True)
+    return (net, best, best_name, umbra, statistics.median(paired))
 
 
 def parse_ints(text):
@@ -444,14 +460,15 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     print()
     print("batch size %d, %d rounds x %d reps each side, nproc %d, "
-          "load average %s" % (BATCH_SIZE, args.rounds, args.reps,
-                               os.cpu_count(), loadavg()))
+          "load average %s, OPENBLAS_CORETYPE %s (both sides)" %
+          (BATCH_SIZE, args.rounds, args.reps, os.cpu_count(), loadavg(),
+           os.environ.get("OPENBLAS_CORETYPE", "unset")))
     print("| net | PyTorch best images/s (setting) | umbra images/s | "
-          "umbra / PyTorch |")
-    print("| --- | --- | --- | --- |")
-    for net, best, name, umbra in rows:
-        print("| %s | %.0f (%s) | %.0f | %.2fx |" %
-              (net, best, name, umbra, umbra / best))
+          "umbra / PyTorch | median of the per-rep ratios |")
+    print("| --- | --- | --- | --- | --- |")
+    for net, best, name, umbra, paired in rows:
+        print("| %s | %.0f (%s) | %.0f | %.2fx | %.2fx |" %
+              (net, best, name, umbra, umbra / best, paired))
 
 
 if __name__ == "__main__":
