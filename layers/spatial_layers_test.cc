@@ -323,6 +323,7 @@ void CheckWalk(const Walk& w, index_t height, index_t width) {
                                   w.kernel_y, w.kernel_x, w.stride_y,
                                   w.stride_x, w.dilate_y, w.dilate_x),
                    Shape2(height, width), w.pad_y, w.pad_x);
+  back = DType(7);  // Col2Im must write every pixel.
   Col2Im(g, col.view(), back.view());
   const double tolerance = sizeof(DType) == 4 ? 1e-5 : 1e-12;
   for (index_t i = 0; i < back.shape_.Size(); ++i) {
