@@ -20,8 +20,9 @@ NetMemory EstimateNetMemory(train::Network* net,
           static_cast<int64_t>(tensor.data.shape_.Size()) * kFloat;
     }
   }
-  // Every node once (in-place layers share theirs): data and gradient.
-  memory.activations = 2 * bytes.activations;
+  // Every node's data and gradient as allocated (in-place layers and
+  // copies share theirs).
+  memory.activations = bytes.activations;
   return memory;
 }
 

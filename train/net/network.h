@@ -65,29 +65,32 @@
 namespace umbra {
 namespace train {
 
-// What a net's tensors take, in bytes of float values; every node and
-// weight has a gradient as large, which total() counts.
+// What a net's tensors take, in bytes of float values, as the net
+// allocates them: every node's data and gradient, every weight and its
+// gradient (as large), every state. A node whose data or gradient is
+// another node's (an in-place layer's output, a copy that shares its
+// input's data, a join's input that shares its output's gradient) counts
+// only what it owns.
 struct NetTensorBytes {
-  // The input nodes.
+  // The input nodes' data and gradients.
   int64_t inputs = 0;
-  // Every node, inputs included, each once (an in-place layer's output is
-  // its input's node).
+  // Every node's data and gradient, inputs included, each once.
   int64_t activations = 0;
   // Every weight, each once (a share[...] layer's are its primary's).
   int64_t weights = 0;
   // Every state (batch_norm's moving averages); they have no gradient.
   int64_t states = 0;
-  // Per layer: the nodes it writes first (not in place) and its own
-  // weights and states.
+  // Per layer: the data and gradients of the nodes it writes first (not in
+  // place) and its own weights and states.
   struct Layer {
     int64_t outputs = 0;
     int64_t weights = 0;
     int64_t states = 0;
-    int64_t total() const { return 2 * (outputs + weights) + states; }
+    int64_t total() const { return outputs + 2 * weights + states; }
   };
   std::vector<Layer> layers;
 
-  int64_t total() const { return 2 * (activations + weights) + states; }
+  int64_t total() const { return activations + 2 * weights + states; }
 };
 
 // 1536 -> "1.50 KiB"; below 1 KiB "512 B".
@@ -217,7 +220,9 @@ class BasicNetwork {
                    const std::vector<Shape<4>>& input_shapes, NodeUse* use);
   void AddLayer(const TrainConfig& config, const ConfigSchema& schema,
                 const LayerDeclaration& layer, NodeUse* use);
-  void AllocateNodes(const TrainConfig& config, const NodeUse& use);
+  void AllocateNodes(const TrainConfig& config, const NodeUse& use,
+                     const std::vector<int>& data_source,
+                     const std::vector<int>& grad_source);
   // Per node, the node whose data it shares: itself, or, for an output of
   // a layer that ForwardCopiesInput and that no layer writes in place, the
   // copied node's source.
@@ -231,8 +236,11 @@ class BasicNetwork {
   // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);
   // Fills tensor_bytes_ from the shapes; `writer` is the layer that first
-  // writes each node (-1 for inputs).
-  void CountTensorBytes(const std::vector<int>& writer);
+  // writes each node (-1 for inputs), the sources say which nodes own their
+  // data and gradient (DataSources, GradientSources).
+  void CountTensorBytes(const std::vector<int>& writer,
+                        const std::vector<int>& data_source,
+                        const std::vector<int>& grad_source);
   // Throws ConfigError when tensor_bytes_ exceeds `memory_bytes`.
   void CheckMemory(const TrainConfig& config, int64_t memory_bytes) const;
 

@@ -177,9 +177,11 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
     AddLayer(config, schema, layer, &use);
   }
   // Nothing big is allocated yet: the shapes say what will be.
-  CountTensorBytes(use.writer);
+  const std::vector<int> data_source = DataSources(use);
+  const std::vector<int> grad_source = GradientSources(use);
+  CountTensorBytes(use.writer, data_source, grad_source);
   CheckMemory(config, memory_bytes);
-  AllocateNodes(config, use);
+  AllocateNodes(config, use, data_source, grad_source);
   SetUpLayers(split);
 }
 
@@ -354,10 +356,10 @@ std::vector<int> BasicNetwork<xpu>::GradientSources(const NodeUse& use) const {
 
 template <typename xpu>
 void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
-                                      const NodeUse& use) {
+                                      const NodeUse& use,
+                                      const std::vector<int>& data_source,
+                                      const std::vector<int>& grad_source) {
   const NetConfig& net = config_;
-  const std::vector<int> data_source = DataSources(use);
-  const std::vector<int> grad_source = GradientSources(use);
   nodes_.assign(net.nodes.size(), nullptr);
   for (size_t n = 0; n < net.nodes.size(); ++n) {
     if (!use.known[n]) continue;
@@ -431,14 +433,18 @@ int64_t BasicNetwork<xpu>::DeviceMemory() {
 }
 
 template <typename xpu>
-void BasicNetwork<xpu>::CountTensorBytes(const std::vector<int>& writer) {
+void BasicNetwork<xpu>::CountTensorBytes(const std::vector<int>& writer,
+                                         const std::vector<int>& data_source,
+                                         const std::vector<int>& grad_source) {
   constexpr int64_t kFloat = sizeof(float);
   NetTensorBytes& bytes = tensor_bytes_;
   bytes = NetTensorBytes();
   bytes.layers.resize(layers_.size());
   for (size_t n = 0; n < shapes_.size(); ++n) {
     if (n >= num_inputs_ && writer[n] < 0) continue;  // no layer writes it
-    const int64_t node = static_cast<int64_t>(shapes_[n].Size()) * kFloat;
+    const int64_t tensor = static_cast<int64_t>(shapes_[n].Size()) * kFloat;
+    const int64_t node = (data_source[n] == int(n) ? tensor : 0) +
+                         (grad_source[n] == int(n) ? tensor : 0);
     bytes.activations += node;
     if (n < num_inputs_) {
       bytes.inputs += node;
@@ -477,7 +483,7 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
           : absl::StrCat("it may take only ", ByteCountText(available)));
   const int64_t batch = shapes_[kInputNode][0];
   // The batch size that would fit: weights and states do not grow with it.
-  const int64_t per_instance = 2 * bytes.activations / batch;
+  const int64_t per_instance = bytes.activations / batch;
   const int64_t fixed = 2 * bytes.weights + bytes.states;
   const int64_t fitting =
       available > fixed ? (available - fixed) / per_instance : 0;
@@ -498,12 +504,12 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
   }
 
   // batch_size when a smaller batch fits and the nodes take most of it.
-  if (fitting >= 1 && 2 * 2 * bytes.activations >= total) {
+  if (fitting >= 1 && 2 * bytes.activations >= total) {
     throw ConfigError(
         config.GlobalLocation("batch_size"), "batch_size",
         absl::StrCat("key 'batch_size': ", verdict, ": its nodes take ",
-                     ByteCountText(2 * bytes.activations), " at batch_size ",
-                     batch, " (", ByteCountText(per_instance),
+                     ByteCountText(bytes.activations), " at batch_size ", batch,
+                     " (", ByteCountText(per_instance),
                      " per instance; the most for ", layer.Describe(), " at ",
                      layer.declaration.location.ToString(), ", output ",
                      absl::StrJoin(outputs, ", "),
@@ -515,18 +521,18 @@ void BasicNetwork<xpu>::CheckMemory(const TrainConfig& config,
                    : std::string("; even batch_size 1 would not fit");
   // input_shape when even one instance's input does not fit beside the
   // weights and is more than any layer needs.
-  if (2 * bytes.inputs >= need.total()) {
+  if (bytes.inputs >= need.total()) {
     throw ConfigError(config.GlobalLocation("input_shape"), "input_shape",
                       absl::StrCat("key 'input_shape': ", verdict,
                                    ": the input nodes alone take ",
-                                   ByteCountText(2 * bytes.inputs), " (",
+                                   ByteCountText(bytes.inputs), " (",
                                    ShapeText(shapes_[kInputNode]),
                                    "); reduce input_shape", batch_advice));
   }
   // Else the layer that needs the most.
   std::vector<std::string> parts;
   if (need.outputs > 0) {
-    parts.push_back(absl::StrCat(ByteCountText(2 * need.outputs),
+    parts.push_back(absl::StrCat(ByteCountText(need.outputs),
                                  " for its output ",
                                  absl::StrJoin(outputs, ", ")));
   }

@@ -228,6 +228,11 @@ TEST(NetworkTest, CopiesShareMemoryUnlessWrittenInPlace) {
   EXPECT_NE(gradient_of(*separate, "d"), gradient_of(*separate, "e"));
   // Gradients are never shared with data, nor data with gradients.
   EXPECT_NE(gradient_of(*sharing, "b"), gradient_of(*sharing, "a"));
+  // The memory count leaves out what is shared: b's data and d's gradient,
+  // 10 x 8 floats each.
+  EXPECT_EQ(sharing->tensor_bytes().activations,
+            separate->tensor_bytes().activations -
+                2 * 10 * 8 * int64_t{sizeof(float)});
 
   const test::ScopedTestSeed seed;
   sharing->InitWeights(static_cast<int>(seed.value()));
@@ -358,7 +363,7 @@ TEST(NetworkTest, BadValueIsReportedAtItsLine) {
 // Issue 6/7: the memory check and the shape checks.
 
 // What tools/check reports and the memory check compares: counted from the
-// shapes, each node and weight once, gradients as large.
+// shapes, each node and weight once, gradients as large, as allocated.
 TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
   std::unique_ptr<Network> net = Build(
       "layer[in->h] = fullc:fc1\n"
@@ -371,20 +376,21 @@ TEST(NetworkTest, TensorBytesOfEveryNodeAndWeightOnce) {
       "layer[out->out] = softmax\n");
   const NetTensorBytes& bytes = net->tensor_bytes();
   constexpr int64_t kFloat = sizeof(float);
-  EXPECT_EQ(bytes.inputs, 10 * 8 * kFloat);
+  // Data and gradients.
+  EXPECT_EQ(bytes.inputs, 2 * 10 * 8 * kFloat);
   // in, h, b, c, out; relu and softmax write in place.
-  EXPECT_EQ(bytes.activations, 10 * (8 + 8 + 8 + 8 + 3) * kFloat);
+  EXPECT_EQ(bytes.activations, 2 * 10 * (8 + 8 + 8 + 8 + 3) * kFloat);
   // fc1 once (share[fc1] has none of its own), bn's gamma and beta, fc2.
   EXPECT_EQ(bytes.weights, (8 * 8 + 8 + 2 * 8 + 3 * 8 + 3) * kFloat);
   EXPECT_EQ(bytes.weights, net->NumParameters() * kFloat);
   EXPECT_EQ(bytes.states, 2 * 8 * kFloat);  // bn's moving mean and variance
   ASSERT_EQ(bytes.layers.size(), 6u);
-  EXPECT_EQ(bytes.layers[0].outputs, 10 * 8 * kFloat);
+  EXPECT_EQ(bytes.layers[0].outputs, 2 * 10 * 8 * kFloat);
   EXPECT_EQ(bytes.layers[0].weights, (8 * 8 + 8) * kFloat);
   EXPECT_EQ(bytes.layers[1].outputs, 0);  // in place
   EXPECT_EQ(bytes.layers[3].weights, 0);  // shared
   EXPECT_EQ(bytes.total(),
-            2 * (bytes.activations + bytes.weights) + bytes.states);
+            bytes.activations + 2 * bytes.weights + bytes.states);
   // What was then allocated: every node once, every weight once.
   int64_t allocated = 0;
   for (const char* node : {"in", "h", "b", "c", "out"}) {
