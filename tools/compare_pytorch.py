@@ -388,10 +388,10 @@ def compare(args, net, binary):
     # VMs) cancels in it, not in the ratio of the medians.
     paired = [statistics.median(u) / statistics.median(t)
               for u, t in zip(umbra_reps, torch_reps[best_name])]
+    paired_median = statistics.median(paired)
     print("  umbra / pytorch per rep: %s; median %.2fx" %
-          (", ".join("%.2fx" % r for r in paired), statistics.median(paired)),
-          flush=True)
-    return (net, best, best_name, umbra, statistics.median(paired))
+          (", ".join("%.2fx" % r for r in paired), paired_median), flush=True)
+    return (net, best, best_name, umbra, paired_median)
 
 
 def parse_ints(text):
