@@ -231,8 +231,8 @@ class Layer {
   virtual bool SupportsInPlace() const { return false; }
   // Whether Forward copies input 0 unchanged to every output, so that a
   // net may give an output the input's data instead of memory of its own
-  // (when nothing writes either in place later); Forward then skips that
-  // copy. The gradients stay separate.
+  // (when nothing writes either in place later); its Copy onto itself is
+  // then nothing. The gradients stay separate.
   virtual bool ForwardCopiesInput() const { return false; }
   // Whether Backprop sets input i's gradient to the output's, unchanged, so
   // that a net may give that input the output's gradient instead of memory

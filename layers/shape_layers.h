@@ -140,7 +140,8 @@ class SplitLayer : public Layer<xpu, DType> {
   bool ForwardCopiesInput() const override { return true; }
   void Forward(bool is_train) override {
     for (size_t j = 0; j < this->num_out(); ++j) {
-      if (this->out(j).data.dptr_ == this->in(0).data.dptr_) continue;
+      // Nothing to do for an output that shares the input's data: Copy
+      // skips a copy onto itself.
       Copy(this->out(j).data, this->in(0).data, this->context().stream);
     }
   }
