@@ -105,11 +105,20 @@ void InstanceTransform::Apply(Tensor<cpu, 3, float> source,
         std::fill(out, out + width, -mean * multiplier_);
         continue;
       }
-      // The row's window in the source: columns x0 - pad .. + width - 1,
+      // The row's window in the source: columns first .. first + width - 1,
       // those outside it zeros.
+      const index_t first = x0 - pad;
+      if (!mirror && first >= 0 && first + width <= source_shape_[2]) {
+        // A window inside the row, as with no padding and no mirror: one
+        // vectorised pass.
+        Tensor<cpu, 1, float> to = target[c][y];
+        to = (source[c][source_y].Slice(first, first + width) - mean) *
+             multiplier_;
+        continue;
+      }
       const float* in = source[c][source_y].dptr_;
       for (index_t x = 0; x < width; ++x) {
-        const index_t source_x = x0 - pad + (mirror ? width - 1 - x : x);
+        const index_t source_x = first + (mirror ? width - 1 - x : x);
         const float value =
             source_x >= 0 && source_x < source_shape_[2] ? in[source_x] : 0.0f;
         out[x] = (value - mean) * multiplier_;
