@@ -1,5 +1,6 @@
 #include "layers/batch_norm_cpu.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -116,11 +117,150 @@ void NormalizePlane(const DType* v, index_t inner, DType m, DType s, DType g,
   }
 }
 
+// Planes of one element (a matrix's batch_norm, as after fullc): row n
+// holds every channel, so the passes run along the rows, with packets across
+// the channels, each thread on a range of channels. (Plane by plane they
+// took 0.24 ms for a 64 x 256 matrix.)
+
+// Calls body(begin, end) for ranges of the channels of a matrix `shape`.
+template <typename Body>
+void ForChannelRanges(const Shape<3>& shape, const Body& body) {
+  ParallelRanges(shape[1], shape.Size(), kMinParallelWork, body);
+}
+
+// For every row n of `batch`: packet(n, c) for the packets of channels
+// [begin, end), then scalar(n, c) for the channels past the last one.
+template <typename DType, typename PacketFn, typename ScalarFn>
+void ForRowPackets(index_t batch, index_t begin, index_t end,
+                   const PacketFn& packet, const ScalarFn& scalar) {
+  const index_t k = Packet<DType>::kSize;
+  for (index_t n = 0; n < batch; ++n) {
+    index_t c = begin;
+    for (; c + k <= end; c += k) packet(n, c);
+    for (; c < end; ++c) scalar(n, c);
+  }
+}
+
+// ChannelMoments of a matrix: the mean, then the squared deviations from
+// it, summed in double over the rows.
+template <typename DType>
+void MatrixMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
+                   Tensor<cpu, 1, DType> deviations) {
+  const index_t batch = x.size(0), channels = x.size(1);
+  ForChannelRanges(x.shape_, [&](index_t begin, index_t end) {
+    std::vector<double> m(end - begin, 0.0), d(end - begin, 0.0);
+    for (index_t n = 0; n < batch; ++n) {
+      const DType* row = x.dptr_ + n * channels + begin;
+      for (index_t j = 0; j < end - begin; ++j) m[j] += double(row[j]);
+    }
+    for (double& sum : m) sum /= double(batch);
+    for (index_t n = 0; n < batch; ++n) {
+      const DType* row = x.dptr_ + n * channels + begin;
+      for (index_t j = 0; j < end - begin; ++j) {
+        const double deviation = double(row[j]) - m[j];
+        d[j] += deviation * deviation;
+      }
+    }
+    for (index_t j = 0; j < end - begin; ++j) {
+      mean[begin + j] = DType(m[j]);
+      deviations[begin + j] = DType(d[j]);
+    }
+  });
+}
+
+// NormalizeChannels of a matrix.
+template <typename DType>
+void NormalizeMatrix(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
+                     Tensor<cpu, 1, DType> inv_std, Tensor<cpu, 1, DType> gamma,
+                     Tensor<cpu, 1, DType> beta, Tensor<cpu, 3, DType> xhat,
+                     Tensor<cpu, 3, DType> out) {
+  typedef Packet<DType> P;
+  const index_t channels = x.size(1);
+  const DType *m = mean.dptr_, *s = inv_std.dptr_, *g = gamma.dptr_,
+              *b = beta.dptr_;
+  ForChannelRanges(x.shape_, [&](index_t begin, index_t end) {
+    ForRowPackets<DType>(
+        x.size(0), begin, end,
+        [&](index_t n, index_t c) {
+          const index_t i = n * channels + c;
+          const P normal =
+              (P::LoadUnAligned(x.dptr_ + i) - P::LoadUnAligned(m + c)) *
+              P::LoadUnAligned(s + c);
+          normal.StoreUnAligned(xhat.dptr_ + i);
+          (normal * P::LoadUnAligned(g + c) + P::LoadUnAligned(b + c))
+              .StoreUnAligned(out.dptr_ + i);
+        },
+        [&](index_t n, index_t c) {
+          const index_t i = n * channels + c;
+          const DType normal = (x.dptr_[i] - m[c]) * s[c];
+          xhat.dptr_[i] = normal;
+          out.dptr_[i] = normal * g[c] + b[c];
+        });
+  });
+}
+
+// ChannelGradientSums of a matrix: each channel's sums in batch order.
+template <typename DType>
+void MatrixGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
+                        Tensor<cpu, 1, DType> sum_grad,
+                        Tensor<cpu, 1, DType> sum_grad_xhat) {
+  typedef Packet<DType> P;
+  const index_t channels = grad.size(1);
+  DType *sg = sum_grad.dptr_, *sgh = sum_grad_xhat.dptr_;
+  ForChannelRanges(grad.shape_, [&](index_t begin, index_t end) {
+    std::fill(sg + begin, sg + end, DType(0));
+    std::fill(sgh + begin, sgh + end, DType(0));
+    ForRowPackets<DType>(
+        grad.size(0), begin, end,
+        [&](index_t n, index_t c) {
+          const P g = P::LoadUnAligned(grad.dptr_ + n * channels + c);
+          const P h = P::LoadUnAligned(xhat.dptr_ + n * channels + c);
+          (P::LoadUnAligned(sg + c) + g).StoreUnAligned(sg + c);
+          (P::LoadUnAligned(sgh + c) + g * h).StoreUnAligned(sgh + c);
+        },
+        [&](index_t n, index_t c) {
+          const DType g = grad.dptr_[n * channels + c];
+          sg[c] += g;
+          sgh[c] += g * xhat.dptr_[n * channels + c];
+        });
+  });
+}
+
+// NormalizeChannelGradient of a matrix.
+template <typename DType>
+void NormalizeMatrixGradient(Tensor<cpu, 3, DType> grad,
+                             Tensor<cpu, 3, DType> xhat,
+                             Tensor<cpu, 1, DType> gain,
+                             Tensor<cpu, 1, DType> mean_grad,
+                             Tensor<cpu, 1, DType> mean_grad_xhat,
+                             Tensor<cpu, 3, DType> in_grad) {
+  typedef Packet<DType> P;
+  const index_t channels = grad.size(1);
+  const DType *s = gain.dptr_, *a = mean_grad.dptr_, *b = mean_grad_xhat.dptr_;
+  ForChannelRanges(grad.shape_, [&](index_t begin, index_t end) {
+    ForRowPackets<DType>(
+        grad.size(0), begin, end,
+        [&](index_t n, index_t c) {
+          const index_t i = n * channels + c;
+          (P::LoadUnAligned(s + c) *
+           (P::LoadUnAligned(grad.dptr_ + i) - P::LoadUnAligned(a + c) -
+            P::LoadUnAligned(xhat.dptr_ + i) * P::LoadUnAligned(b + c)))
+              .StoreUnAligned(in_grad.dptr_ + i);
+        },
+        [&](index_t n, index_t c) {
+          const index_t i = n * channels + c;
+          in_grad.dptr_[i] =
+              s[c] * (grad.dptr_[i] - a[c] - xhat.dptr_[i] * b[c]);
+        });
+  });
+}
+
 }  // namespace
 
 template <typename DType>
 void ChannelMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
                     Tensor<cpu, 1, DType> deviations) {
+  if (x.size(2) == 1) return MatrixMoments(x, mean, deviations);
   typedef Packet<DType> P;
   const index_t inner = x.size(2), channels = x.size(1);
   std::vector<DType> plane_means(x.size(0) * channels),
@@ -162,6 +302,9 @@ void NormalizeChannels(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
                        Tensor<cpu, 1, DType> inv_std,
                        Tensor<cpu, 1, DType> gamma, Tensor<cpu, 1, DType> beta,
                        Tensor<cpu, 3, DType> xhat, Tensor<cpu, 3, DType> out) {
+  if (x.size(2) == 1) {
+    return NormalizeMatrix(x, mean, inv_std, gamma, beta, xhat, out);
+  }
   const index_t inner = x.size(2);
   const bool stream = PlanesAreWholeLines(xhat);
   ForEachPlane(
@@ -186,6 +329,9 @@ template <typename DType>
 void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
                          Tensor<cpu, 1, DType> sum_grad,
                          Tensor<cpu, 1, DType> sum_grad_xhat) {
+  if (grad.size(2) == 1) {
+    return MatrixGradientSums(grad, xhat, sum_grad, sum_grad_xhat);
+  }
   typedef Packet<DType> P;
   const index_t inner = grad.size(2), channels = grad.size(1);
   std::vector<DType> plane_grad(grad.size(0) * channels),
@@ -212,6 +358,10 @@ void NormalizeChannelGradient(Tensor<cpu, 3, DType> grad,
                               Tensor<cpu, 1, DType> mean_grad,
                               Tensor<cpu, 1, DType> mean_grad_xhat,
                               Tensor<cpu, 3, DType> in_grad) {
+  if (grad.size(2) == 1) {
+    return NormalizeMatrixGradient(grad, xhat, gain, mean_grad, mean_grad_xhat,
+                                   in_grad);
+  }
   typedef Packet<DType> P;
   const index_t inner = grad.size(2), k = P::kSize;
   ForEachPlane(grad.shape_, [&](index_t n, index_t c, index_t offset) {

@@ -1,6 +1,7 @@
 // batch_norm's passes over memory on the CPU, on a (batch, channels, inner)
 // view whose planes (n, c) are `inner` contiguous elements: each pass reads
-// every plane from memory once, with packets, on the thread pool. A channel's
+// every plane from memory once, with packets, on the thread pool (a matrix,
+// inner = 1: along its rows, with packets across the channels). A channel's
 // sum adds its planes' sums in batch order, so results do not depend on the
 // thread count. The layer's expressions (any device) take twice as many passes:
 // these fuse the two statistics, the centring, scaling and affine steps, the

@@ -501,6 +501,12 @@ std::vector<LayerCase> AllCases() {
            {{"eps", "0.01"}},
            {Shape4(4, 1, 1, 3)},
            kGradient},
+          // Channels across packets and past the last one.
+          {"batch_norm_wide_matrix",
+           "batch_norm",
+           {{"init_slope", "0.9"}},
+           {Shape4(5, 1, 1, 19)},
+           kGradient},
           {"batch_norm_in_place",
            "batch_norm",
            {{"beta:init_bias", "-0.3"}},

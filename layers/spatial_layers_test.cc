@@ -615,10 +615,11 @@ std::vector<double> NaiveNormalize(const Tensor<cpu, 4, double>& in,
 TEST(BatchNormLayerTest, TrainAndTestModesMatchNaive) {
   // The layer holds its parameters as float.
   const double eps = double(1e-3f), momentum = double(0.8f);
-  // Planes of 6 elements, a matrix, and planes of 16 (whole cache lines,
-  // whose xhat the CPU stores past the caches).
-  for (const Shape<4>& shape :
-       {Shape4(3, 2, 2, 3), Shape4(5, 1, 1, 4), Shape4(3, 2, 4, 4)}) {
+  // Planes of 6 elements, matrices (one narrower than a packet, one across
+  // packets and past the last), and planes of 16 (whole cache lines, whose
+  // xhat the CPU stores past the caches).
+  for (const Shape<4>& shape : {Shape4(3, 2, 2, 3), Shape4(5, 1, 1, 4),
+                                Shape4(7, 1, 1, 21), Shape4(3, 2, 4, 4)}) {
     Net net("batch_norm",
             {{"eps", "0.001"},
              {"bn_momentum", "0.8"},
