@@ -6,10 +6,11 @@ What it measures
   images, batch size 64) for the same net on both sides:
 
   * PyTorch (Debian's python3-torch 1.13, run with /usr/bin/python3): the net
-    of train/configs/fashion_mnist_{mlp,lenet,resnet}.conf rebuilt in torch.nn
-    (same layer sizes, pad, ReLU, softmax cross-entropy, He fan-in init,
-    SGD with momentum 0.9, eta and wd from the config, no wd on biases,
-    cosine schedule over the rounds). One round is what umbra's trainer does
+    of train/configs/fashion_mnist_{mlp,lenet,resnet,bn_cnn}.conf (--net
+    mlp, lenet, resnet, bncnn) rebuilt in torch.nn (same layer sizes, pad,
+    ReLU, batch norm, dropout, softmax cross-entropy, He fan-in init, SGD
+    with momentum 0.9, eta and wd from the config, no wd on biases, cosine
+    schedule over the rounds). One round is what umbra's trainer does
     in one: a new shuffle, then for every batch the gather of the batch,
     forward, loss, the train error (eval_train = 1), backward and the update;
     the last partial batch is filled with the first images of the next pass
@@ -53,6 +54,8 @@ How to run (from the repository root, as the user that builds umbra)
       --blas_threads 1,2 --interop 1,2      # other settings to try
   /usr/bin/python3 tools/compare_pytorch.py --net resnet --rounds 1 --reps 1 \\
       --tune_batches 100
+  /usr/bin/python3 tools/compare_pytorch.py --net bncnn --rounds 1 --reps 3 \\
+      --threads 2 --blas_threads 1
 
   --net both runs the MLP, then LeNet. The last lines are the table:
   net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch
@@ -84,7 +87,9 @@ BATCH_SIZE = 64
 # latest build of any configuration, so it may hold an unoptimised one.
 OPT_TRAIN_BINARY = "bazel-out/k8-opt/bin/train/train"
 
-# From train/configs/fashion_mnist_{mlp,lenet,resnet}.conf.
+# From train/configs/fashion_mnist_{mlp,lenet,resnet,bn_cnn}.conf. bn_wd:
+# whether batch_norm's gamma decays (bn_cnn sets gamma:wd = 0); biases and
+# beta never do.
 NETS = {
     "mlp": {"config": "train/configs/fashion_mnist_mlp.conf",
             "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10},
@@ -93,6 +98,9 @@ NETS = {
     "resnet": {"config": "train/configs/fashion_mnist_resnet.conf",
                "eta": 0.1, "wd": 0.0005, "momentum": 0.9, "max_step": 25,
                "pad": 2},
+    "bncnn": {"config": "train/configs/fashion_mnist_bn_cnn.conf",
+              "eta": 0.05, "wd": 0.0005, "momentum": 0.9, "max_step": 15,
+              "bn_wd": False},
 }
 
 
@@ -178,10 +186,29 @@ def resnet(torch):
     return nn.Sequential(*layers)
 
 
+def bn_cnn(torch):
+    """fashion_mnist_bn_cnn.conf: two blocks of (conv 3x3 without bias,
+    batch_norm, relu) x 2 and a 2x2 max pool (32, then 64 channels), then
+    fc 256, batch_norm, relu, dropout 0.3, fc 10."""
+    nn = torch.nn
+
+    def conv_bn_relu(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, 1, 1, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *conv_bn_relu(1, 32), *conv_bn_relu(32, 32), nn.MaxPool2d(2, 2),
+        *conv_bn_relu(32, 64), *conv_bn_relu(64, 64), nn.MaxPool2d(2, 2),
+        nn.Flatten(), nn.Linear(3136, 256), nn.BatchNorm1d(256),
+        nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(256, 10))
+
+
 def build_net(torch, net):
     nn = torch.nn
     if net == "resnet":
         model = resnet(torch)
+    elif net == "bncnn":
+        model = bn_cnn(torch)
     elif net == "mlp":
         model = nn.Sequential(
             nn.Linear(784, 256), nn.ReLU(inplace=True),
@@ -214,13 +241,17 @@ def worker(args):
     x, y = load_fashion_mnist(torch, flat=args.net == "mlp")
     n = x.shape[0]
     model = build_net(torch, args.net)
-    weights = [p for name, p in model.named_parameters()
-               if name.endswith("weight")]
-    biases = [p for name, p in model.named_parameters()
-              if name.endswith("bias")]
+    # Weight decay on the weights (and batch_norm's gamma unless bn_wd is
+    # False), none on biases and beta.
+    norms = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)
+    decayed, undecayed = [], []
+    for module in model.modules():
+        decays = spec.get("bn_wd", True) or not isinstance(module, norms)
+        for name, p in module.named_parameters(recurse=False):
+            (decayed if name == "weight" and decays else undecayed).append(p)
     opt = torch.optim.SGD(
-        [{"params": weights, "weight_decay": spec["wd"]},
-         {"params": biases, "weight_decay": 0.0}],
+        [{"params": decayed, "weight_decay": spec["wd"]},
+         {"params": undecayed, "weight_decay": 0.0}],
         lr=spec["eta"], momentum=spec["momentum"])
     loss_fn = torch.nn.CrossEntropyLoss()
     model.train()
@@ -404,7 +435,7 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="See the module docstring (head -60 %s) for details." %
         os.path.relpath(__file__, REPO))
-    parser.add_argument("--net", choices=["mlp", "lenet", "resnet", "both"],
+    parser.add_argument("--net", choices=sorted(NETS) + ["both"],
                         default="mlp")
     parser.add_argument("--rounds", type=int, default=3,
                         help="training rounds per run, each side")
