@@ -119,8 +119,9 @@ void NormalizePlane(const DType* v, index_t inner, DType m, DType s, DType g,
 
 // Planes of one element (a matrix's batch_norm, as after fullc): row n
 // holds every channel, so the passes run along the rows, with packets across
-// the channels, each thread on a range of channels. (Plane by plane they
-// took 0.24 ms for a 64 x 256 matrix.)
+// the channels, each thread on a range of channels. (Plane by plane, a
+// 64 x 256 matrix took 0.32 ms forward and 0.24 ms backward on Zen 5; along
+// the rows 0.025 and 0.009 ms.)
 
 // Calls body(begin, end) for ranges of the channels of a matrix `shape`.
 template <typename Body>
