@@ -65,8 +65,8 @@ def _nvcc_objects_impl(ctx):
     for src in ctx.files.srcs:
         obj = ctx.actions.declare_file("_nvcc/{}/{}.pic.o".format(ctx.label.name, src.basename))
         ctx.actions.run(
-            executable = NVCC,
-            arguments = [common, ctx.actions.args().add_all(["-c", src, "-o", obj])],
+            executable = ctx.executable._private_tmp,
+            arguments = [NVCC, common, ctx.actions.args().add_all(["-c", src, "-o", obj])],
             inputs = depset([src], transitive = [inputs]),
             outputs = [obj],
             mnemonic = "NvccCompile",
@@ -86,6 +86,12 @@ nvcc_objects = rule(
         "copts": attr.string_list(doc = "Extra nvcc flags."),
         "_archs": attr.label(default = Label("//third_party/cuda:cuda_archs")),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+        # Gives each nvcc a temporary directory of its own (see the script).
+        "_private_tmp": attr.label(
+            default = Label("//third_party/cuda:nvcc_private_tmp"),
+            executable = True,
+            cfg = "exec",
+        ),
     },
     toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
     fragments = ["cpp"],
