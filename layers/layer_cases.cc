@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -20,12 +21,22 @@ constexpr unsigned kGradient =
 constexpr unsigned kGpu = LayerCase::kGpu;
 constexpr unsigned kBenchmark = LayerCase::kBenchmark;
 
+// The test's own temporary folder under `bazel test` (TEST_TMPDIR), else the
+// system's. Not /tmp under `bazel test`: the sandbox starts every test in a
+// PID namespace of its own, so tests running at once can share a pid while
+// /tmp stays shared, and would write each other's files.
+std::filesystem::path TempFolder() {
+  const char* test_tmpdir = std::getenv("TEST_TMPDIR");
+  return test_tmpdir != nullptr ? std::filesystem::path(test_tmpdir)
+                                : std::filesystem::temp_directory_path();
+}
+
 // A fixconn weight file of a random rows x cols matrix (about half of its
 // entries listed, in random order), written once per process and shape
 // into the temporary folder; its path.
 std::string FixConnWeightFile(index_t rows, index_t cols) {
   const std::filesystem::path path =
-      std::filesystem::temp_directory_path() /
+      TempFolder() /
       ("umbra_fixconn_" + std::to_string(getpid()) + "_" +
        std::to_string(rows) + "x" + std::to_string(cols) + ".txt");
   if (std::filesystem::exists(path)) return path.string();
