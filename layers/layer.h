@@ -229,15 +229,16 @@ class Layer {
 
   // Whether the same node may be both input and output.
   virtual bool SupportsInPlace() const { return false; }
-  // Whether Forward copies input 0 unchanged to every output, so that a
-  // net may give an output the input's data instead of memory of its own
-  // (when nothing writes either in place later); its Copy onto itself is
-  // then nothing. The gradients stay separate.
+  // Whether Forward copies input 0's elements unchanged and in order to
+  // every output (of the input's size, in its own shape), so that a net may
+  // give an output the input's data instead of memory of its own (when
+  // nothing writes either in place later); its Copy onto itself is then
+  // nothing. The gradients stay separate.
   virtual bool ForwardCopiesInput() const { return false; }
-  // Whether Backprop sets input i's gradient to the output's, unchanged, so
-  // that a net may give that input the output's gradient instead of memory
-  // of its own (when nothing writes the input in place); Backprop then
-  // skips that copy.
+  // Whether Backprop sets input i's gradient to the output's elements,
+  // unchanged and in order, so that a net may give that input the output's
+  // gradient instead of memory of its own (when nothing writes the input in
+  // place); Backprop then skips that copy.
   virtual bool BackpropCopiesGradientTo(size_t input) const { return false; }
   // For losses: the mean loss per example of the last Forward that had
   // labels (grad_scale not applied); NaN before that and for other layers.

@@ -31,6 +31,11 @@ class FlattenLayer : public Layer<xpu, DType> {
         "Reshapes (batch,c,h,w) to the matrix (batch,1,1,c*h*w).";
     return info;
   }
+  // A net gives the output the input's data and the input the output's
+  // gradient where it can: the copies below are then onto themselves, which
+  // Copy skips.
+  bool ForwardCopiesInput() const override { return true; }
+  bool BackpropCopiesGradientTo(size_t input) const override { return true; }
   void Forward(bool is_train) override {
     Copy(AsMatrix(this->out(0).data), AsMatrix(this->in(0).data),
          this->context().stream);

@@ -396,10 +396,12 @@ void BasicNetwork<xpu>::AllocateNodes(const TrainConfig& config,
     owned.node.grad = owned.grad.view();
     nodes_[n] = &owned.node;
   }
+  // A node that shares another's memory sees it in its own shape (flatten's
+  // output is its input's data as a matrix).
   for (size_t n = 0; n < net.nodes.size(); ++n) {
     if (!use.known[n]) continue;
-    nodes_[n]->data = nodes_[data_source[n]]->data;
-    nodes_[n]->grad = nodes_[grad_source[n]]->grad;
+    nodes_[n]->data = layers::Reshape(nodes_[data_source[n]]->data, shapes_[n]);
+    nodes_[n]->grad = layers::Reshape(nodes_[grad_source[n]]->grad, shapes_[n]);
   }
 }
 

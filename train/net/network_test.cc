@@ -189,6 +189,45 @@ TEST(NetworkTest, SharedLayerAccumulatesTheGradientsOfBothUses) {
   EXPECT_NEAR(shared->Loss(), twice->Loss(), 1e-5 * twice->Loss());
 }
 
+// Trains one batch of `sharing` and of `separate` (the same net, but for
+// nodes that have memory of their own; both end in a 10 x 8 l2_loss) from
+// the same weights, input and labels: the loss and every weight gradient
+// must be the same, bit for bit.
+void ExpectTheSameTraining(Network* sharing, Network* separate) {
+  const test::ScopedTestSeed seed;
+  sharing->InitWeights(static_cast<int>(seed.value()));
+  std::vector<layers::WeightRef<cpu, float>> weights = sharing->Weights();
+  std::vector<layers::WeightRef<cpu, float>> reference = separate->Weights();
+  ASSERT_EQ(weights.size(), reference.size());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Copy(reference[i].data, weights[i].data);
+  }
+  Random<cpu, float> rnd{static_cast<int>(seed.value() + 1)};
+  Tensor<cpu, 4, float> input = sharing->input();
+  rnd.SampleUniform(&input, -1.0f, 1.0f);
+  Copy(separate->input(), input);
+  TensorContainer<cpu, 2, float> label(Shape2(10, 8));
+  rnd.SampleUniform(&label, -1.0f, 1.0f);
+  for (Network* net : {sharing, separate}) {
+    net->SetLabel("label", label);
+    net->Forward(true);
+    net->Backprop();
+  }
+  EXPECT_EQ(sharing->Loss(), separate->Loss());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const index_t n = weights[i].grad.shape_.Size();
+    const float* got = weights[i].grad.dptr_;
+    const float* want = reference[i].grad.dptr_;
+    double largest = 0;
+    for (index_t j = 0; j < n; ++j) {
+      largest = std::max(largest, std::abs(double(want[j])));
+      ASSERT_EQ(got[j], want[j]) << weights[i].name << " " << j;
+    }
+    EXPECT_GT(largest, 1e-3) << "the gradient of " << weights[i].name
+                             << " is all zero: the test checks nothing";
+  }
+}
+
 // A residual block whose split outputs b and c: c is written in place
 // (relu), so it needs memory of its own; b can share a's data, which tanh's
 // backward still reads. The join's input d can share e's gradient; c
@@ -234,38 +273,46 @@ TEST(NetworkTest, CopiesShareMemoryUnlessWrittenInPlace) {
             separate->tensor_bytes().activations -
                 2 * 10 * 8 * int64_t{sizeof(float)});
 
-  const test::ScopedTestSeed seed;
-  sharing->InitWeights(static_cast<int>(seed.value()));
-  std::vector<layers::WeightRef<cpu, float>> weights = sharing->Weights();
-  std::vector<layers::WeightRef<cpu, float>> reference = separate->Weights();
-  ASSERT_EQ(weights.size(), reference.size());
-  for (size_t i = 0; i < weights.size(); ++i) {
-    Copy(reference[i].data, weights[i].data);
-  }
-  Random<cpu, float> rnd{static_cast<int>(seed.value() + 1)};
-  Tensor<cpu, 4, float> input = sharing->input();
-  rnd.SampleUniform(&input, -1.0f, 1.0f);
-  Copy(separate->input(), input);
-  TensorContainer<cpu, 2, float> label(Shape2(10, 8));
-  rnd.SampleUniform(&label, -1.0f, 1.0f);
-  for (Network* net : {sharing.get(), separate.get()}) {
-    net->SetLabel("label", label);
-    net->Forward(true);
-    net->Backprop();
-  }
-  EXPECT_EQ(sharing->Loss(), separate->Loss());
-  for (size_t i = 0; i < weights.size(); ++i) {
-    const index_t n = weights[i].grad.shape_.Size();
-    const float* got = weights[i].grad.dptr_;
-    const float* want = reference[i].grad.dptr_;
-    double largest = 0;
-    for (index_t j = 0; j < n; ++j) {
-      largest = std::max(largest, std::abs(double(want[j])));
-      ASSERT_EQ(got[j], want[j]) << weights[i].name << " " << j;
-    }
-    EXPECT_GT(largest, 1e-3) << "the gradient of " << weights[i].name
-                             << " is all zero: the test checks nothing";
-  }
+  ExpectTheSameTraining(sharing.get(), separate.get());
+}
+
+// conv, flatten, fullc: flatten's output f can be conv's output a, seen as
+// a matrix, and a can take f's gradient. With `keep_copies`, dropouts that
+// keep every element write a and f in place: each has memory of its own.
+std::string FlattenNet(bool keep_copies) {
+  const std::string in_place_identity = "  threshold = 0\n";
+  return std::string(
+             "layer[in->a] = conv:conv1\n"
+             "  kernel_size = 3\n"
+             "  nchannel = 2\n") +
+         (keep_copies ? "layer[a->a] = dropout\n" + in_place_identity : "") +
+         "layer[a->f] = flatten\n" +
+         (keep_copies ? "layer[f->f] = dropout\n" + in_place_identity : "") +
+         "layer[f->o] = fullc:fc1\n"
+         "  nhidden = 8\n"
+         "layer[o->o] = l2_loss\n";
+}
+
+TEST(NetworkTest, FlattenSharesItsInputsMemoryAsAMatrix) {
+  const Shape<4> image = Shape4(10, 1, 4, 4);
+  std::unique_ptr<Network> sharing = Build(FlattenNet(false), "", image);
+  std::unique_ptr<Network> separate = Build(FlattenNet(true), "", image);
+  const int a = sharing->net_config().FindNode("a");
+  const int f = sharing->net_config().FindNode("f");
+  EXPECT_EQ(sharing->NodeData(f).dptr_, sharing->NodeData(a).dptr_);
+  EXPECT_EQ(sharing->NodeGradient(a).dptr_, sharing->NodeGradient(f).dptr_);
+  EXPECT_NE(separate->NodeData(f).dptr_, separate->NodeData(a).dptr_);
+  EXPECT_NE(separate->NodeGradient(a).dptr_, separate->NodeGradient(f).dptr_);
+  // Each node keeps its own shape.
+  EXPECT_EQ(sharing->NodeData(a).shape_, Shape4(10, 2, 2, 2));
+  EXPECT_EQ(sharing->NodeGradient(a).shape_, Shape4(10, 2, 2, 2));
+  EXPECT_EQ(sharing->NodeData(f).shape_, Shape4(10, 1, 1, 8));
+  EXPECT_EQ(sharing->NodeGradient(f).shape_, Shape4(10, 1, 1, 8));
+  // The memory count leaves out f's data and a's gradient.
+  EXPECT_EQ(sharing->tensor_bytes().activations,
+            separate->tensor_bytes().activations -
+                2 * 10 * 8 * int64_t{sizeof(float)});
+  ExpectTheSameTraining(sharing.get(), separate.get());
 }
 
 // cxxnet configs name prelu's slope and batch_norm's beta `bias` and
