@@ -492,6 +492,67 @@ TEST(PoolingLayerTest, ForwardMatchesNaiveAndTheTensorExtension) {
   }
 }
 
+// Float 2x2 windows of stride 2 over planes of even sizes run in blocks of 8
+// and 4 outputs before a scalar tail: widths whose rows fill no block (2),
+// one block of 4 (8), one of 8 (16), and 8 + 4 + a tail (26), with a tie for
+// the maximum in every third window. Outputs as the naive pooling (in
+// double), and each input's gradient as defined: max: the window's where
+// the input equals its maximum, else 0; avg: a quarter of it; sum: all of it.
+TEST(PoolingLayerTest, FloatTwoByTwoBlocksMatchNaive) {
+  PoolWindow window;
+  window.kernel_y = window.kernel_x = window.stride_y = window.stride_x = 2;
+  for (const index_t width : {2, 8, 16, 26}) {
+    const Shape<4> in_shape = Shape4(2, 3, 4, width);
+    const Shape<4> out_shape = Shape4(2, 3, 2, width / 2);
+    TensorContainer<cpu, 4, float> in(in_shape), in_grad(in_shape);
+    TensorContainer<cpu, 4, float> out(out_shape), out_grad(out_shape);
+    FillRandom(in, unsigned(width));
+    FillRandom(out_grad, unsigned(width + 1));
+    // Input (window w, corner k) of plane p: row 2 oy + k / 2, column
+    // 2 ox + k % 2.
+    auto input = [&](index_t p, index_t oy, index_t ox, int k) -> index_t {
+      return (p * 4 + 2 * oy + k / 2) * width + 2 * ox + k % 2;
+    };
+    const index_t windows = out_shape.Size();
+    for (index_t w = 0; w < windows; w += 3) {
+      const index_t p = w / (width / 2) / 2, oy = w / (width / 2) % 2,
+                    ox = w % (width / 2);
+      in.dptr_[input(p, oy, ox, 0)] = in.dptr_[input(p, oy, ox, 3)] = 2.0f;
+    }
+    for (const PoolKind kind :
+         {PoolKind::kMax, PoolKind::kAvg, PoolKind::kSum}) {
+      const std::string what = "width " + std::to_string(width) + " kind " +
+                               std::to_string(int(kind));
+      PoolForward(kind, window, in, out);
+      PoolBackward(kind, window, in, out, out_grad, in_grad);
+      for (index_t w = 0; w < windows; ++w) {
+        const index_t p = w / (width / 2) / 2, oy = w / (width / 2) % 2,
+                      ox = w % (width / 2);
+        double max = -std::numeric_limits<double>::infinity(), sum = 0;
+        for (int k = 0; k < 4; ++k) {
+          max = std::max(max, double(in.dptr_[input(p, oy, ox, k)]));
+          sum += in.dptr_[input(p, oy, ox, k)];
+        }
+        const float g = out_grad.dptr_[w];
+        if (kind == PoolKind::kMax) {
+          ASSERT_EQ(out.dptr_[w], max) << what << " window " << w;
+        } else {
+          const double want = kind == PoolKind::kAvg ? sum / 4 : sum;
+          ASSERT_NEAR(out.dptr_[w], want, 1e-6) << what << " window " << w;
+        }
+        for (int k = 0; k < 4; ++k) {
+          const index_t i = input(p, oy, ox, k);
+          const float want = kind == PoolKind::kSum   ? g
+                             : kind == PoolKind::kAvg ? g * 0.25f
+                             : in.dptr_[i] == max     ? g
+                                                      : 0.0f;
+          ASSERT_EQ(in_grad.dptr_[i], want) << what << " input " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(PoolingLayerTest, BadParametersNameLayerAndKey) {
   std::string e = ErrorOf([] {
     CreateLayer<cpu, float>("max_pooling", "pool1", {{"stride", "2"}});

@@ -68,6 +68,29 @@ inline void SpreadToEvenLanes(Floats4 a, Floats4* low, Floats4* high) {
   *low = __builtin_shufflevector(a, zero, 0, 4, 1, 4);
   *high = __builtin_shufflevector(a, zero, 2, 4, 3, 4);
 }
+// The odd lanes of a then b.
+inline Floats8 OddLanes(Floats8 a, Floats8 b) {
+  return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+}
+inline Floats4 OddLanes(Floats4 a, Floats4 b) {
+  return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+}
+// Each of a's lanes twice: those of its low half in *low, of its high half in
+// *high.
+inline void DoubleLanes(Floats8 a, Floats8* low, Floats8* high) {
+  *low = __builtin_shufflevector(a, a, 0, 0, 1, 1, 2, 2, 3, 3);
+  *high = __builtin_shufflevector(a, a, 4, 4, 5, 5, 6, 6, 7, 7);
+}
+inline void DoubleLanes(Floats4 a, Floats4* low, Floats4* high) {
+  *low = __builtin_shufflevector(a, a, 0, 0, 1, 1);
+  *high = __builtin_shufflevector(a, a, 2, 2, 3, 3);
+}
+// std::max(a, b) lane by lane: b where a < b, else a (so a NaN or a tie of
+// signed zeros gives what std::max gives).
+template <typename V>
+inline V MaxLanes(V a, V b) {
+  return a < b ? b : a;
+}
 
 // The stride-2 rows below in blocks of V's lanes from output o, while the
 // input pixel after a block's last lies in the row too (output o + lanes
@@ -324,23 +347,119 @@ inline bool IsExact2x2(const PoolWindow& w, index_t height, index_t width) {
          width % 2 == 0;
 }
 
+// Outputs [o, ow) of one output row of exact 2x2 windows over input rows r0
+// and r1, in blocks of V's lanes while a whole block fits: the scalar loop's
+// operations in its order, so its results. Returns the first output left.
+template <typename V>
+index_t Pool2x2ForwardBlocks(PoolKind kind, float scale, const float* r0,
+                             const float* r1, index_t o, index_t ow, float* d) {
+  constexpr index_t kLanes = sizeof(V) / sizeof(float);
+  for (; o + kLanes <= ow; o += kLanes) {
+    const V a0 = LoadFloats<V>(r0 + 2 * o),
+            a1 = LoadFloats<V>(r0 + 2 * o + kLanes);
+    const V b0 = LoadFloats<V>(r1 + 2 * o),
+            b1 = LoadFloats<V>(r1 + 2 * o + kLanes);
+    const V top_left = EvenLanes(a0, a1), top_right = OddLanes(a0, a1);
+    const V bottom_left = EvenLanes(b0, b1), bottom_right = OddLanes(b0, b1);
+    if (kind == PoolKind::kMax) {
+      StoreFloats(d + o, MaxLanes(MaxLanes(top_left, top_right),
+                                  MaxLanes(bottom_left, bottom_right)));
+    } else {
+      StoreFloats(d + o,
+                  (top_left + top_right + bottom_left + bottom_right) * scale);
+    }
+  }
+  return o;
+}
+
+// Inputs [0, 2 lanes) of input row s in the gradient of exact 2x2 max
+// windows, given their windows' maxima and output gradients each twice
+// (DoubleLanes): the gradient where the input equals its window's maximum,
+// else 0, as the scalar loop.
+template <typename V>
+inline void StoreMaxGradientBlock(const float* s, V m_low, V m_high, V g_low,
+                                  V g_high, float* d) {
+  constexpr index_t kLanes = sizeof(V) / sizeof(float);
+  const V zero = {};
+  StoreFloats(d, LoadFloats<V>(s) == m_low ? g_low : zero);
+  StoreFloats(d + kLanes, LoadFloats<V>(s + kLanes) == m_high ? g_high : zero);
+}
+
+// The input gradients of outputs [o, ow) of one output row of exact 2x2
+// windows (input rows s0, s1 into gradient rows d0, d1), in blocks of V's
+// lanes as Pool2x2ForwardBlocks. Returns the first output left.
+template <typename V>
+index_t Pool2x2BackwardBlocks(PoolKind kind, float scale, const float* s0,
+                              const float* s1, const float* m, const float* g,
+                              index_t o, index_t ow, float* d0, float* d1) {
+  constexpr index_t kLanes = sizeof(V) / sizeof(float);
+  for (; o + kLanes <= ow; o += kLanes) {
+    V g_low, g_high;
+    if (kind == PoolKind::kMax) {
+      V m_low, m_high;
+      DoubleLanes(LoadFloats<V>(m + o), &m_low, &m_high);
+      DoubleLanes(LoadFloats<V>(g + o), &g_low, &g_high);
+      StoreMaxGradientBlock(s0 + 2 * o, m_low, m_high, g_low, g_high,
+                            d0 + 2 * o);
+      StoreMaxGradientBlock(s1 + 2 * o, m_low, m_high, g_low, g_high,
+                            d1 + 2 * o);
+    } else {
+      DoubleLanes(LoadFloats<V>(g + o) * scale, &g_low, &g_high);
+      for (float* d : {d0 + 2 * o, d1 + 2 * o}) {
+        StoreFloats(d, g_low);
+        StoreFloats(d + kLanes, g_high);
+      }
+    }
+  }
+  return o;
+}
+
+// The first output of a row that Pool2x2Forward and Pool2x2Backward leave to
+// their scalar loops: 0, or past the blocks of a float row.
+template <typename DType>
+inline index_t Pool2x2ForwardPackets(PoolKind kind, DType scale,
+                                     const DType* r0, const DType* r1,
+                                     index_t ow, DType* d) {
+  if constexpr (std::is_same<DType, float>::value) {
+    return Pool2x2ForwardBlocks<Floats4>(
+        kind, scale, r0, r1,
+        Pool2x2ForwardBlocks<Floats8>(kind, scale, r0, r1, 0, ow, d), ow, d);
+  }
+  return 0;
+}
+template <typename DType>
+inline index_t Pool2x2BackwardPackets(PoolKind kind, DType scale,
+                                      const DType* s0, const DType* s1,
+                                      const DType* m, const DType* g,
+                                      index_t ow, DType* d0, DType* d1) {
+  if constexpr (std::is_same<DType, float>::value) {
+    return Pool2x2BackwardBlocks<Floats4>(
+        kind, scale, s0, s1, m, g,
+        Pool2x2BackwardBlocks<Floats8>(kind, scale, s0, s1, m, g, 0, ow, d0,
+                                       d1),
+        ow, d0, d1);
+  }
+  return 0;
+}
+
 template <typename DType>
 void Pool2x2Forward(PoolKind kind, const DType* __restrict src, index_t height,
                     index_t width, DType* __restrict dst) {
   const index_t ow = width / 2;
+  const DType scale = kind == PoolKind::kAvg ? DType(0.25) : DType(1);
   for (index_t oy = 0; oy < height / 2; ++oy) {
     const DType* r0 = src + 2 * oy * width;
     const DType* r1 = r0 + width;
     DType* d = dst + oy * ow;
+    index_t ox = Pool2x2ForwardPackets(kind, scale, r0, r1, ow, d);
     if (kind == PoolKind::kMax) {
-      for (index_t ox = 0; ox < ow; ++ox) {
+      for (; ox < ow; ++ox) {
         const DType a = std::max(r0[2 * ox], r0[2 * ox + 1]);
         const DType b = std::max(r1[2 * ox], r1[2 * ox + 1]);
         d[ox] = std::max(a, b);
       }
     } else {
-      const DType scale = kind == PoolKind::kAvg ? DType(0.25) : DType(1);
-      for (index_t ox = 0; ox < ow; ++ox) {
+      for (; ox < ow; ++ox) {
         d[ox] =
             (r0[2 * ox] + r0[2 * ox + 1] + r1[2 * ox] + r1[2 * ox + 1]) * scale;
       }
@@ -362,8 +481,9 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
     const DType* g = grad + oy * ow;
     DType* d0 = dst + 2 * oy * width;
     DType* d1 = d0 + width;
+    index_t ox = Pool2x2BackwardPackets(kind, scale, s0, s1, m, g, ow, d0, d1);
     if (kind == PoolKind::kMax) {
-      for (index_t ox = 0; ox < ow; ++ox) {
+      for (; ox < ow; ++ox) {
         const DType mx = m[ox], gx = g[ox];
         d0[2 * ox] = s0[2 * ox] == mx ? gx : DType(0);
         d0[2 * ox + 1] = s0[2 * ox + 1] == mx ? gx : DType(0);
@@ -371,7 +491,7 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
         d1[2 * ox + 1] = s1[2 * ox + 1] == mx ? gx : DType(0);
       }
     } else {
-      for (index_t ox = 0; ox < ow; ++ox) {
+      for (; ox < ow; ++ox) {
         const DType gx = g[ox] * scale;
         d0[2 * ox] = d0[2 * ox + 1] = d1[2 * ox] = d1[2 * ox + 1] = gx;
       }
