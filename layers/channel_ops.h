@@ -107,25 +107,26 @@ inline DType PReluBackwardRow(const DType* x, const DType* g, DType a,
   typedef packet::PacketOp<op::negative_part, DType, kArch<DType>> Negative;
   const index_t k = P::kSize;
   const P pa = P::Fill(a);
-  // Four accumulators: the additions are not one long dependency chain.
-  P acc[4] = {P::Fill(DType(0)), P::Fill(DType(0)), P::Fill(DType(0)),
-              P::Fill(DType(0))};
-  index_t i = 0;
-  for (; i + 4 * k <= len; i += 4 * k) {
-    for (int j = 0; j < 4; ++j) {
-      const P px = P::LoadUnAligned(x + i + j * k);
-      const P pg = P::LoadUnAligned(g + i + j * k);
-      if (kInGrad) (Grad::Map(px, pa) * pg).StoreUnAligned(in_grad + i + j * k);
-      acc[j] = acc[j] + Negative::Map(px) * pg;
-    }
-  }
-  for (; i + k <= len; i += k) {
+  // The packet at element i: its input gradient, and its term added to acc.
+  auto step = [&](index_t i, P* acc) {
     const P px = P::LoadUnAligned(x + i);
     const P pg = P::LoadUnAligned(g + i);
     if (kInGrad) (Grad::Map(px, pa) * pg).StoreUnAligned(in_grad + i);
-    acc[0] = acc[0] + Negative::Map(px) * pg;
+    *acc = *acc + Negative::Map(px) * pg;
+  };
+  // Four accumulators, so that the additions are not one long dependency
+  // chain; four variables, not an array in a loop, which GCC kept on the
+  // stack (a store and a reload per packet: prelu's backward 1.25x slower).
+  P acc0 = P::Fill(DType(0)), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+  index_t i = 0;
+  for (; i + 4 * k <= len; i += 4 * k) {
+    step(i, &acc0);
+    step(i + k, &acc1);
+    step(i + 2 * k, &acc2);
+    step(i + 3 * k, &acc3);
   }
-  DType sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])).Sum();
+  for (; i + k <= len; i += k) step(i, &acc0);
+  DType sum = ((acc0 + acc1) + (acc2 + acc3)).Sum();
   for (; i < len; ++i) {
     if (kInGrad) in_grad[i] = DType(op::prelu_grad::Map(x[i], a) * g[i]);
     sum = DType(sum + DType(op::negative_part::Map(x[i]) * g[i]));
