@@ -287,19 +287,24 @@ void ChannelMoments(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
   // Chan et al.: merging a plane (inner elements, mean m_p, deviations d_p)
   // into the planes before it (count, mean m, deviations d) shifts m by
   // (m_p - m) * inner / total and adds d_p + (m_p - m)^2 * count * inner /
-  // total to d. In double: a channel can hold millions of elements.
-  for (index_t c = 0; c < channels; ++c) {
-    double count = 0, m = 0, d = 0;
-    for (index_t n = 0; n < x.size(0); ++n) {
-      const double shift = double(plane_means[n * channels + c]) - m;
-      const double total = count + double(inner);
-      m += shift * double(inner) / total;
-      d += double(plane_deviations[n * channels + c]) +
-           shift * shift * count * double(inner) / total;
-      count = total;
+  // total to d. In double: a channel can hold millions of elements. Each
+  // channel merges its planes in batch order, the channels side by side, so
+  // that their chains of divisions overlap.
+  std::vector<double> m(channels, 0.0), d(channels, 0.0);
+  for (index_t n = 0; n < x.size(0); ++n) {
+    const double count = double(n * inner), total = count + double(inner);
+    const DType* plane_mean = plane_means.data() + n * channels;
+    const DType* plane_deviation = plane_deviations.data() + n * channels;
+    for (index_t c = 0; c < channels; ++c) {
+      const double shift = double(plane_mean[c]) - m[c];
+      m[c] += shift * double(inner) / total;
+      d[c] += double(plane_deviation[c]) +
+              shift * shift * count * double(inner) / total;
     }
-    mean[c] = DType(m);
-    deviations[c] = DType(d);
+  }
+  for (index_t c = 0; c < channels; ++c) {
+    mean[c] = DType(m[c]);
+    deviations[c] = DType(d[c]);
   }
 }
 
