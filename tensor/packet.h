@@ -21,6 +21,7 @@
 #define UMBRA_TENSOR_PACKET_H_
 
 #include <cstdlib>
+#include <type_traits>
 
 #include "tensor/base.h"
 #include "tensor/expr_engine.h"
@@ -179,6 +180,29 @@ template <typename DType, PacketArch Arch>
 inline index_t LowerAlign(index_t size) {
   const index_t n = Packet<DType, Arch>::kSize;
   return size / n * n;
+}
+
+// The sum of the packets term(i) for i = *i, *i + kSize, ... while a whole
+// packet fits before `end`, called in that order; *i ends at the first
+// element left. Four accumulators, so that the additions are not one long
+// dependency chain, held in four variables (an array indexed in a loop
+// stayed on the stack under GCC, a store and a reload per packet: batch
+// norm's channel moments 2.4x slower), then ((a0 + a1) + (a2 + a3)).
+template <typename Term>
+UMBRA_CINLINE auto SumPackets(index_t* i, index_t end, const Term& term) {
+  typedef std::decay_t<decltype(term(*i))> P;
+  const index_t k = P::kSize;
+  P acc0 = P::Fill(0), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+  index_t j = *i;
+  for (; j + 4 * k <= end; j += 4 * k) {
+    acc0 = acc0 + term(j);
+    acc1 = acc1 + term(j + k);
+    acc2 = acc2 + term(j + 2 * k);
+    acc3 = acc3 + term(j + 3 * k);
+  }
+  for (; j + k <= end; j += k) acc0 = acc0 + term(j);
+  *i = j;
+  return (acc0 + acc1) + (acc2 + acc3);
 }
 
 // PacketOp<OP, DType, Arch>: the packet version of op::OP, when kEnabled.

@@ -158,19 +158,9 @@ inline DType ReduceRow(const Plan& plan, index_t y, index_t last) {
   Reducer::SetInitValue(row);
   index_t x = 0;
   if constexpr (kPacketSum<Reducer, E>) {
-    typedef packet::Packet<DType, UMBRA_DEFAULT_PACKET> P;
-    const index_t k = P::kSize;
-    // Four variables, not an array in a loop, which GCC kept on the stack
-    // (a store and a reload per packet: bias's backward 1.8x slower).
-    P acc0 = P::Fill(DType(0)), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    for (; x + 4 * k <= last; x += 4 * k) {
-      acc0 = acc0 + plan.EvalPacket(y, x);
-      acc1 = acc1 + plan.EvalPacket(y, x + k);
-      acc2 = acc2 + plan.EvalPacket(y, x + 2 * k);
-      acc3 = acc3 + plan.EvalPacket(y, x + 3 * k);
-    }
-    for (; x + k <= last; x += k) acc0 = acc0 + plan.EvalPacket(y, x);
-    row = ((acc0 + acc1) + (acc2 + acc3)).Sum();
+    row = packet::SumPackets(&x, last, [&](index_t i) {
+            return plan.EvalPacket(y, i);
+          }).Sum();
   }
   for (; x < last; ++x) Reducer::Reduce(row, plan.Eval(y, x));
   return row;
