@@ -10,7 +10,9 @@
 // float conv with stride 1 (and at least 32 products per output) runs on a
 // direct kernel that reads the zero-padded image at each tap's shift
 // (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
-// the input gradient (padding at most dilate * (kernel - 1)). Every other
+// the input gradient (padding at most dilate * (kernel - 1)); so does a
+// strided one (no dilation, one group, kernel at least the stride) on the
+// image's phase planes where StridedConvOnPhasePlanes(). Every other
 // pass runs as im2col + one
 // matrix product per group: the patch matrices of the images in flight
 // take at most temp_col_max * 2^18 elements together (cxxnet's unit: 1 MiB
@@ -96,6 +98,14 @@ constexpr int kTempColUnitShift = 18;
 // two patch matrices of 100k elements; two threads).
 index_t ConvParallelImages(int temp_col_max, index_t patch_elements,
                            index_t batch, int threads);
+
+// Whether the CPU conv computes strided convolutions with the stride-1
+// kernel on the image's phase planes (layers/shifted_conv_plan.h): unless
+// OpenBLAS runs AVX-512 kernels, with which im2col + matrix product was
+// faster (the ResNet's step on a Zen 5, medians of 3 alternated runs: 38.6
+// ms with products vs 40.0 on phase planes with Cooperlake kernels, 42.0
+// vs 40.4 with Haswell kernels).
+bool StridedConvOnPhasePlanes();
 
 // What every implementation of conv shares: the parameters, the output
 // shape, the geometry and the weights (wmat as (nchannel, C / ngroup, kh,
@@ -298,8 +308,8 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                                 geom.OutPixels() * geom.PatchSize(),
                                 this->in_shapes()[0][0], GetNumThreads());
     if constexpr (std::is_same<DType, float>::value) {
-      shifted_ =
-          ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel, tasks_);
+      shifted_ = ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel,
+                                 tasks_, StridedConvOnPhasePlanes());
     }
     // Patch matrices unless the stride-1 kernel computes every pass.
     const index_t patch_images = shifted_.input_gradient() ? 0 : tasks_;

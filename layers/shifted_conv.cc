@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "layers/shifted_conv_kernel.h"
 
@@ -9,7 +10,19 @@ namespace umbra {
 namespace layers {
 
 int64_t ShiftedConvOutHeight(const ShiftedConvShape& s) {
-  return s.padded_height - s.dilate_y * (s.kernel_y - 1);
+  return s.padded_height - s.dilate_y * (s.kernel_y - 1) / s.stride_y;
+}
+
+int64_t ShiftedConvPlanes(const ShiftedConvShape& s) {
+  return s.channels * s.stride_y * s.stride_x;
+}
+
+int64_t ShiftedConvTapOffset(const ShiftedConvShape& s, int64_t c, int64_t i,
+                             int64_t j) {
+  const int64_t y = i * s.dilate_y, x = j * s.dilate_x;
+  const int64_t phase = y % s.stride_y * s.stride_x + x % s.stride_x;
+  return (phase * s.channels + c) * s.padded_height * s.row_pitch +
+         y / s.stride_y * s.row_pitch + x / s.stride_x;
 }
 
 int64_t ShiftedConvOutWidth(const ShiftedConvShape& s) { return s.out_width; }
@@ -22,8 +35,8 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
   // A kept output reads up to pad_x <= row_pitch floats past the last
   // plane; the last run starts before the last output row's end and reads
   // up to kShiftedConvMaxRun positions on, each up to the last tap's shift.
-  return s.channels * s.padded_height * s.row_pitch + s.row_pitch +
-         kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1);
+  return ShiftedConvPlanes(s) * s.padded_height * s.row_pitch + s.row_pitch +
+         kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1) / s.stride_x;
 }
 
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s) {
@@ -41,10 +54,30 @@ int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s) {
   return rows * (positions + kShiftedConvMaxRun) + kShiftedConvMaxRun;
 }
 
+namespace {
+
+// Where the kernel takes tap i of a side of `kernel` taps at `stride`: the
+// taps of phase 0 (i % stride), then those of phase 1, and so on, each
+// phase's in order (i itself at stride 1).
+int64_t PhaseRank(int64_t i, int64_t kernel, int64_t stride) {
+  int64_t rank = i / stride;
+  for (int64_t phase = 0; phase < i % stride; ++phase) {
+    rank += (kernel - phase + stride - 1) / stride;
+  }
+  return rank;
+}
+
+}  // namespace
+
 void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
                             const float* weights, float* packed) {
   const int64_t taps = s.kernel_y * s.kernel_x;
   const int64_t rows = ShiftedConvPackedSize(s) / (s.channels * taps);
+  std::vector<int64_t> order(taps);  // of each tap of wmat's
+  for (int64_t t = 0; t < taps; ++t) {
+    order[t] = PhaseRank(t / s.kernel_x, s.kernel_y, s.stride_y) * s.kernel_x +
+               PhaseRank(t % s.kernel_x, s.kernel_x, s.stride_x);
+  }
   for (int64_t m = 0; m < rows; ++m) {
     const int64_t block = m / kShiftedConvRows, r = m % kShiftedConvRows;
     for (int64_t c = 0; c < s.channels; ++c) {
@@ -55,8 +88,8 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
                   ? weights[(m * s.channels + c) * taps + t]
                   : weights[(c * s.out_channels + m) * taps + taps - 1 - t];
         }
-        packed[((block * s.channels + c) * taps + t) * kShiftedConvRows + r] =
-            w;
+        packed[((block * s.channels + c) * taps + order[t]) * kShiftedConvRows +
+               r] = w;
       }
     }
   }
@@ -86,14 +119,79 @@ inline void CopyRow(const float* s, int64_t n, float* d) {
 
 }  // namespace
 
+namespace {
+
+// Calls fn(y, x0, v0, count, phase_row) for every row y of an image of
+// (height, width) padded by (pad_y, pad_x) that lies within the phase planes
+// of s's stride and every column phase that its pixels fall in: pixels x0,
+// x0 + stride_x, ... (count of them) are at columns v0, v0 + 1, ... of
+// phase_row, the phase row's offset from the channel's first plane. The
+// divisions are per column phase and per image, not per row: rows are
+// short.
+template <typename Fn>
+void ForEachPhaseRow(const ShiftedConvShape& s, int64_t height, int64_t width,
+                     int64_t pad_y, int64_t pad_x, const Fn& fn) {
+  const int64_t plane = s.padded_height * s.row_pitch;
+  for (int64_t px = 0; px < s.stride_x; ++px) {
+    const int64_t x0 = ((px - pad_x) % s.stride_x + s.stride_x) % s.stride_x;
+    const int64_t v0 = (x0 + pad_x) / s.stride_x;
+    const int64_t count =
+        std::min((width - x0 + s.stride_x - 1) / s.stride_x, s.row_pitch - v0);
+    if (count <= 0) continue;
+    int64_t u = pad_y / s.stride_y, py = pad_y % s.stride_y;
+    for (int64_t y = 0; y < height && u < s.padded_height; ++y) {
+      const int64_t phase = py * s.stride_x + px;
+      fn(y, x0, v0, count, phase * s.channels * plane + u * s.row_pitch);
+      if (++py == s.stride_y) py = 0, ++u;
+    }
+  }
+}
+
+}  // namespace
+
 void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
                int64_t width, int64_t pad_y, int64_t pad_x, float* padded) {
   const int64_t plane = s.padded_height * s.row_pitch;
-  for (int64_t c = 0; c < s.channels; ++c) {
-    for (int64_t y = 0; y < height; ++y) {
-      CopyRow(planes + (c * height + y) * width, width,
-              padded + c * plane + (y + pad_y) * s.row_pitch + pad_x);
+  if (s.stride_y == 1 && s.stride_x == 1) {
+    for (int64_t c = 0; c < s.channels; ++c) {
+      for (int64_t y = 0; y < height; ++y) {
+        CopyRow(planes + (c * height + y) * width, width,
+                padded + c * plane + (y + pad_y) * s.row_pitch + pad_x);
+      }
     }
+    return;
+  }
+  for (int64_t c = 0; c < s.channels; ++c) {
+    const float* image = planes + c * height * width;
+    float* phases = padded + c * plane;
+    ForEachPhaseRow(s, height, width, pad_y, pad_x,
+                    [&](int64_t y, int64_t x0, int64_t v0, int64_t count,
+                        int64_t phase_row) {
+                      const float* from = image + y * width + x0;
+                      float* to = phases + phase_row + v0;
+                      for (int64_t n = 0; n < count; ++n) {
+                        to[n] = from[n * s.stride_x];
+                      }
+                    });
+  }
+}
+
+void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
+                 int64_t width, int64_t pad_y, int64_t pad_x, float* planes) {
+  const int64_t plane = s.padded_height * s.row_pitch;
+  std::fill(planes, planes + s.channels * height * width, 0.f);
+  for (int64_t c = 0; c < s.channels; ++c) {
+    const float* phases = padded + c * plane;
+    float* image = planes + c * height * width;
+    ForEachPhaseRow(s, height, width, pad_y, pad_x,
+                    [&](int64_t y, int64_t x0, int64_t v0, int64_t count,
+                        int64_t phase_row) {
+                      const float* from = phases + phase_row + v0;
+                      float* to = image + y * width + x0;
+                      for (int64_t n = 0; n < count; ++n) {
+                        to[n * s.stride_x] = from[n];
+                      }
+                    });
   }
 }
 

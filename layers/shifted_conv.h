@@ -45,12 +45,33 @@ namespace layers {
 // (height, width) padded by (pad_y, pad_x) has padded_height = height + 2
 // pad_y, row_pitch = ShiftedConvRowPitch(width, pad_x, out_width) or more
 // and out_width = width + 2 pad_x - dilate_x (kernel_x - 1).
+//
+// With a stride (dilate 1), each padded plane is stored as stride_y *
+// stride_x phase planes of padded_height rows of row_pitch floats: phase
+// (py, px) of channel c, plane (py * stride_x + px) * channels + c (phase
+// by phase), holds the padded image's pixel (stride_y * u + py, stride_x *
+// v + px) at row u, column v. Tap (i, j) of output pixel (oy, ox) reads phase
+// (i % stride_y, j % stride_x) at (oy + i / stride_y, ox + j / stride_x): a
+// stride-1 convolution of the phase planes, each tap read once. There are then
+// padded_height - (kernel_y - 1) / stride_y output rows; an image needs
+// padded_height = out_height + (kernel_y - 1) / stride_y and row_pitch =
+// out_width + (kernel_x - 1) / stride_x (the pixels past them are never
+// read).
 struct ShiftedConvShape {
   int64_t channels, out_channels;
   int64_t kernel_y, kernel_x;
   int64_t dilate_y, dilate_x;
   int64_t padded_height, row_pitch, out_width;
+  int64_t stride_y = 1, stride_x = 1;
 };
+
+// The planes of the input: channels * stride_y * stride_x.
+int64_t ShiftedConvPlanes(const ShiftedConvShape& s);
+
+// Where tap (i, j) of channel c reads for output position 0, in floats
+// from the first plane's start.
+int64_t ShiftedConvTapOffset(const ShiftedConvShape& s, int64_t c, int64_t i,
+                             int64_t j);
 
 // The narrowest row pitch for rows of `width` pixels padded by pad_x on
 // each side into `out_width` outputs: max(width + pad_x, out_width).
@@ -59,10 +80,10 @@ int64_t ShiftedConvRowPitch(int64_t width, int64_t pad_x, int64_t out_width);
 int64_t ShiftedConvOutHeight(const ShiftedConvShape& s);
 int64_t ShiftedConvOutWidth(const ShiftedConvShape& s);
 
-// Floats of the padded input: the channels' planes, then a tail that the
-// kernel reads (its first row_pitch floats as the last row's right padding,
-// the rest for positions it drops). Zero it all once: PadPlanes writes only
-// the planes' interiors.
+// Floats of the padded input: the planes, then a tail that the kernel reads
+// (its first row_pitch floats as the last row's right padding, the rest for
+// positions it drops). Zero it all once: PadPlanes writes only the planes'
+// interiors.
 int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 
 // Floats of the workspace ShiftedConv computes in, before it drops the
@@ -77,7 +98,7 @@ int64_t ShiftedConvPackedSize(const ShiftedConvShape& s);
 //   kAdjoint: (channels, out_channels, kernel_y, kernel_x), the wmat of the
 //     forward convolution whose input gradient this computes (out_channels
 //     here are its input channels), used flipped: w'[m][c][i][j] =
-//     wmat[c][m][kernel_y - 1 - i][kernel_x - 1 - j].
+//     wmat[c][m][kernel_y - 1 - i][kernel_x - 1 - j] (stride 1 only).
 enum class ShiftedConvWeights { kForward, kAdjoint };
 
 // packed = the weights in the kernel's order (ShiftedConvPackedSize floats).
@@ -86,9 +107,16 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
 
 // Copies s.channels planes of (height, width) into the interiors of the
 // padded planes, at row pad_y and column pad_x of each (of padded_height
-// rows of row_pitch floats); the rest of `padded` is left as it is.
+// rows of row_pitch floats), or with a stride into their phase planes,
+// leaving out the pixels past them; the rest of `padded` is left as it is.
 void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
                int64_t width, int64_t pad_y, int64_t pad_x, float* padded);
+
+// The adjoint of PadPlanes: planes (s.channels of (height, width)) = the
+// pixels PadPlanes would have copied into `padded`, 0 for those it leaves
+// out.
+void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
+                 int64_t width, int64_t pad_y, int64_t pad_x, float* planes);
 
 // The SIMD width a kernel runs with: AVX2 (8 floats) runs on every
 // x86-64-v3 CPU, AVX-512 (16 floats) where the CPU has it.

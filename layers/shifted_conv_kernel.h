@@ -64,11 +64,32 @@ namespace {
 int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
 }  // namespace
 
+// acc[r][v] += packed weight r of one tap times the vector v of kVecs
+// consecutive ones from x.
+template <class Simd, int kRows, int kVecs>
+inline __attribute__((always_inline)) void AddTap(
+    const float* x, const float* packed,
+    typename Simd::V (&acc)[kRows][kVecs]) {
+  using V = typename Simd::V;
+  V pixels[kVecs];
+#pragma GCC unroll 4
+  for (int v = 0; v < kVecs; ++v) pixels[v] = Simd::Load(x + v * Simd::kLanes);
+#pragma GCC unroll 8
+  for (int r = 0; r < kRows; ++r) {
+    const V w = Simd::Broadcast(packed + r);
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) {
+      acc[r][v] = Simd::Fma(w, pixels[v], acc[r][v]);
+    }
+  }
+}
+
 // A run of kRows output channels (packed rows row0 .. row0 + kRows) by
 // kVecs vectors of consecutive positions starting at `in` (the position's
 // pixel in plane 0): acc = sum over channels and taps, stored to
-// run[r * pitch + q].
-template <class Simd, int kRows, int kVecs>
+// run[r * pitch + q]. kStrided: on phase planes, the taps phase by phase
+// (PackShiftedConvWeights's order); else row by row, each row's in order.
+template <class Simd, int kRows, int kVecs, bool kStrided>
 inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
                        const float* in, float* run, int64_t pitch) {
   using V = typename Simd::V;
@@ -82,23 +103,30 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
   const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t row_step = s.dilate_y * s.row_pitch;
   for (int64_t c = 0; c < s.channels; ++c) {
-    const float* channel = in + c * plane;
-    for (int64_t i = 0; i < s.kernel_y; ++i) {
-      const float* row = channel + i * row_step;
-      for (int64_t j = 0; j < s.kernel_x; ++j) {
-        const float* x = row + j * s.dilate_x;
-        V pixels[kVecs];
-#pragma GCC unroll 4
-        for (int v = 0; v < kVecs; ++v) pixels[v] = Simd::Load(x + v * kLanes);
-#pragma GCC unroll 8
-        for (int r = 0; r < kRows; ++r) {
-          const V w = Simd::Broadcast(packed + r);
-#pragma GCC unroll 4
-          for (int v = 0; v < kVecs; ++v) {
-            acc[r][v] = Simd::Fma(w, pixels[v], acc[r][v]);
+    if constexpr (kStrided) {
+      // Phase planes lie phase by phase, each with every channel's.
+      const float* channel = in + c * plane;
+      const int64_t phase_step = s.channels * plane;
+      for (int64_t py = 0; py < s.stride_y; ++py) {
+        const float* row = channel + py * s.stride_x * phase_step;
+        for (int64_t i = py; i < s.kernel_y; i += s.stride_y, row += row_step) {
+          for (int64_t px = 0; px < s.stride_x; ++px) {
+            const float* x = row + px * phase_step;
+            for (int64_t j = px; j < s.kernel_x; j += s.stride_x, ++x) {
+              AddTap<Simd>(x, packed, acc);
+              packed += kShiftedConvRows;
+            }
           }
         }
-        packed += kShiftedConvRows;
+      }
+    } else {
+      const float* channel = in + c * plane;
+      for (int64_t i = 0; i < s.kernel_y; ++i) {
+        const float* row = channel + i * row_step;
+        for (int64_t j = 0; j < s.kernel_x; ++j) {
+          AddTap<Simd>(row + j * s.dilate_x, packed, acc);
+          packed += kShiftedConvRows;
+        }
       }
     }
   }
@@ -142,7 +170,7 @@ void Compact(const ShiftedConvShape& s, const float* computed, int64_t pitch,
 
 // Every run of `kVecs` vectors, output channels kRows at a time, into
 // `workspace`, then compacted into `out`.
-template <class Simd, int kRows, int kVecs>
+template <class Simd, int kRows, int kVecs, bool kStrided>
 void ComputeAll(const ShiftedConvShape& s, const float* packed,
                 const float* padded, float* workspace, float* out) {
   constexpr int64_t kRun = kVecs * Simd::kLanes;
@@ -157,8 +185,8 @@ void ComputeAll(const ShiftedConvShape& s, const float* packed,
       const int64_t block = m / kShiftedConvRows;
       const float* rows =
           packed + block * block_size + (m - block * kShiftedConvRows);
-      ComputeRun<Simd, kRows, kVecs>(s, rows, padded + first,
-                                     workspace + m * pitch + first, pitch);
+      ComputeRun<Simd, kRows, kVecs, kStrided>(
+          s, rows, padded + first, workspace + m * pitch + first, pitch);
     }
   }
   Compact<Simd>(s, workspace, pitch, out);
@@ -183,9 +211,14 @@ int BestVectorsPerRun(const ShiftedConvShape& s) {
 template <class Simd, int kRows>
 void Compute(const ShiftedConvShape& s, const float* packed,
              const float* padded, float* workspace, float* out) {
+  const bool strided = s.stride_y > 1 || s.stride_x > 1;
   WithCount<3>(BestVectorsPerRun<Simd>(s), [&](auto vectors) {
-    ComputeAll<Simd, kRows, decltype(vectors)::value>(s, packed, padded,
-                                                      workspace, out);
+    constexpr int kVecs = decltype(vectors)::value;
+    if (strided) {
+      ComputeAll<Simd, kRows, kVecs, true>(s, packed, padded, workspace, out);
+    } else {
+      ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, workspace, out);
+    }
   });
 }
 
@@ -200,14 +233,13 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t pitch = ShiftedConvGradientPitch(s);
   const float* x[kK];
 #pragma GCC unroll 8
   for (int t = 0; t < kK; ++t) {
     const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
-    const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
-    x[t] = padded + c * plane + i * s.dilate_y * s.row_pitch + j * s.dilate_x;
+    x[t] =
+        padded + ShiftedConvTapOffset(s, c, tap / s.kernel_x, tap % s.kernel_x);
   }
   const float* g = out_grad + m0 * pitch;
   V acc[kM][kK];
@@ -269,15 +301,14 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t pitch = ShiftedConvChannelPitch(s);
   const float* x[kK];
   V acc[kK][kMv];
 #pragma GCC unroll 24
   for (int t = 0; t < kK; ++t) {
     const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
-    const int64_t i = tap / s.kernel_x, j = tap % s.kernel_x;
-    x[t] = padded + c * plane + i * s.dilate_y * s.row_pitch + j * s.dilate_x;
+    x[t] =
+        padded + ShiftedConvTapOffset(s, c, tap / s.kernel_x, tap % s.kernel_x);
 #pragma GCC unroll 4
     for (int v = 0; v < kMv; ++v) {
       acc[t][v] =

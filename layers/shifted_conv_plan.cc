@@ -21,15 +21,32 @@ index_t GroupWeights(const ShiftedConvShape& shape) {
 }  // namespace
 
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
-                                 index_t nchannel, index_t tasks)
+                                 index_t nchannel, index_t tasks,
+                                 bool phase_planes)
     : geom_(g), ngroup_(ngroup) {
-  forward_ =
-      g.stride_y == 1 && g.stride_x == 1 && g.PatchSize() / ngroup >= kMinPatch;
+  strided_ = g.stride_y > 1 || g.stride_x > 1;
+  const bool phases_apply = phase_planes && ngroup == 1 && g.dilate_y == 1 &&
+                            g.dilate_x == 1 && g.kernel_y >= g.stride_y &&
+                            g.kernel_x >= g.stride_x;
+  forward_ = g.PatchSize() / ngroup >= kMinPatch && (!strided_ || phases_apply);
   const index_t span_y = g.dilate_y * (g.kernel_y - 1);
   const index_t span_x = g.dilate_x * (g.kernel_x - 1);
-  input_gradient_ = forward_ && g.pad_y <= span_y && g.pad_x <= span_x;
+  input_gradient_ =
+      forward_ && (strided_ || (g.pad_y <= span_y && g.pad_x <= span_x));
   const index_t group_in = g.channels / ngroup, group_out = nchannel / ngroup;
-  if (forward_) {
+  if (strided_ && forward_) {
+    forward_shape_ = {group_in,
+                      group_out,
+                      g.kernel_y,
+                      g.kernel_x,
+                      1,
+                      1,
+                      g.out_height + (g.kernel_y - 1) / g.stride_y,
+                      g.out_width + (g.kernel_x - 1) / g.stride_x,
+                      g.out_width,
+                      g.stride_y,
+                      g.stride_x};
+  } else if (forward_) {
     forward_shape_ = {group_in,
                       group_out,
                       g.kernel_y,
@@ -39,6 +56,8 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.height + 2 * g.pad_y,
                       ShiftedConvRowPitch(g.width, g.pad_x, g.out_width),
                       g.out_width};
+  }
+  if (forward_) {
     packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
@@ -53,7 +72,9 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
       weight_grads_t_.assign(tasks * ngroup * TransposedWeightsSize(), 0.f);
     }
   }
-  if (input_gradient_) {
+  if (input_gradient_ && strided_) {
+    PlanPhaseAdjoints(tasks);
+  } else if (input_gradient_) {
     adjoint_shape_ = {
         group_out,
         group_in,
@@ -70,7 +91,53 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
   }
   workspace_size_ = std::max(ShiftedConvWorkspaceSize(forward_shape_),
                              ShiftedConvWorkspaceSize(adjoint_shape_));
+  for (const PhaseAdjoint& phase : phase_adjoints_) {
+    workspace_size_ =
+        std::max(workspace_size_, ShiftedConvWorkspaceSize(phase.shape));
+  }
   workspaces_.resize(tasks * workspace_size_);
+}
+
+void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
+  const ShiftedConvShape& phases = forward_shape_;
+  const index_t sy = phases.stride_y, sx = phases.stride_x;
+  const index_t out_h = geom_.out_height, out_w = geom_.out_width;
+  // The rows of taps of the phase with the most.
+  const index_t taps_y = phases.padded_height - out_h + 1;
+  index_t packed = 0;
+  phase_padded_size_ = 0;
+  for (index_t py = 0; py < sy; ++py) {
+    for (index_t px = 0; px < sx; ++px) {
+      PhaseAdjoint phase;
+      phase.py = py;
+      phase.px = px;
+      const index_t rows = (geom_.kernel_y - py + sy - 1) / sy;
+      const index_t cols = (geom_.kernel_x - px + sx - 1) / sx;
+      // The output gradient padded by rows - 1 on top (and by taps_y - 1
+      // below, so that it covers every row of the phase planes) and by
+      // cols - 1 on the left, convolved into this phase of every channel.
+      phase.shape = {phases.out_channels,
+                     phases.channels,
+                     rows,
+                     cols,
+                     1,
+                     1,
+                     out_h + rows - 1 + taps_y - 1,
+                     ShiftedConvRowPitch(out_w, cols - 1, phases.row_pitch),
+                     phases.row_pitch};
+      phase.packed_offset = packed;
+      phase.padded_offset = phase_padded_size_;
+      packed += ShiftedConvPackedSize(phase.shape);
+      phase_padded_size_ += ShiftedConvInputSize(phase.shape);
+      phase_adjoints_.push_back(phase);
+    }
+  }
+  packed_adjoint_.resize(packed);
+  padded_grads_.assign(tasks * phase_padded_size_, 0.f);
+  phase_weights_.resize(geom_.PatchSize() * phases.out_channels);
+  phase_grad_size_ =
+      ShiftedConvPlanes(phases) * phases.padded_height * phases.row_pitch;
+  phase_grads_.resize(tasks * phase_grad_size_);
 }
 
 void ShiftedConvPlan::PackForwardWeights(const float* wmat) {
@@ -78,7 +145,27 @@ void ShiftedConvPlan::PackForwardWeights(const float* wmat) {
 }
 
 void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
-  Pack(adjoint_shape_, ShiftedConvWeights::kAdjoint, wmat, &packed_adjoint_);
+  if (!strided_) {
+    Pack(adjoint_shape_, ShiftedConvWeights::kAdjoint, wmat, &packed_adjoint_);
+    return;
+  }
+  // Each phase's taps of wmat: (nchannel, channels, rows, cols).
+  const index_t sy = forward_shape_.stride_y, sx = forward_shape_.stride_x;
+  const index_t ky = geom_.kernel_y, kx = geom_.kernel_x;
+  for (const PhaseAdjoint& phase : phase_adjoints_) {
+    const ShiftedConvShape& shape = phase.shape;
+    float* taps = phase_weights_.data();
+    for (index_t mc = 0; mc < shape.channels * shape.out_channels; ++mc) {
+      for (index_t i = phase.py; i < ky; i += sy) {
+        for (index_t j = phase.px; j < kx; j += sx) {
+          *taps++ = wmat[(mc * ky + i) * kx + j];
+        }
+      }
+    }
+    PackShiftedConvWeights(shape, ShiftedConvWeights::kAdjoint,
+                           phase_weights_.data(),
+                           packed_adjoint_.data() + phase.packed_offset);
+  }
 }
 
 void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
@@ -98,10 +185,32 @@ void ShiftedConvPlan::Forward(index_t task, const float* image, float* out) {
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
                                     float* in_grad) {
-  Run(adjoint_shape_, packed_adjoint_, task, out_grad, geom_.out_height,
-      geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
-      geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x, &padded_grads_,
-      in_grad);
+  if (!strided_) {
+    Run(adjoint_shape_, packed_adjoint_, task, out_grad, geom_.out_height,
+        geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
+        geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x, &padded_grads_,
+        in_grad);
+    return;
+  }
+  // Every phase's gradient, phase by phase as the phase planes lie.
+  float* phase_grad = phase_grads_.data() + task * phase_grad_size_;
+  float* padded = padded_grads_.data() + task * phase_padded_size_;
+  float* workspace = workspaces_.data() + task * workspace_size_;
+  const index_t phase_size = forward_shape_.channels *
+                             forward_shape_.padded_height *
+                             forward_shape_.row_pitch;
+  for (const PhaseAdjoint& phase : phase_adjoints_) {
+    const ShiftedConvShape& shape = phase.shape;
+    float* buffer = padded + phase.padded_offset;
+    PadPlanes(shape, out_grad, geom_.out_height, geom_.out_width,
+              shape.kernel_y - 1, shape.kernel_x - 1, buffer);
+    ShiftedConv(shape, packed_adjoint_.data() + phase.packed_offset, buffer,
+                workspace,
+                phase_grad + (phase.py * forward_shape_.stride_x + phase.px) *
+                                 phase_size);
+  }
+  UnpadPlanes(forward_shape_, phase_grad, geom_.height, geom_.width,
+              geom_.pad_y, geom_.pad_x, in_grad);
 }
 
 void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
@@ -111,13 +220,14 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
   float* padded = padded_images_.data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
             padded);
-  const index_t plane = shape.padded_height * shape.row_pitch;
+  const index_t group_planes =
+      ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   if (dot_weight_gradient_) {
     float* spread = spread_grads_.data() + task * ShiftedConvGradientSize(all);
     SpreadOutputGradient(all, out_grad, spread);
     for (index_t g = 0; g < ngroup_; ++g) {
       ShiftedConvWeightGradient(
-          shape, padded + g * shape.channels * plane,
+          shape, padded + g * group_planes,
           spread + g * shape.out_channels * ShiftedConvGradientPitch(shape),
           wmat_grad + g * GroupWeights(shape));
     }
@@ -131,7 +241,7 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
     TransposeOutputGradient(
         shape, out_grad + g * shape.out_channels * out_plane, transposed);
     ShiftedConvWeightGradientTransposed(
-        shape, padded + g * shape.channels * plane, transposed,
+        shape, padded + g * group_planes, transposed,
         weight_grads_t_.data() +
             (task * ngroup_ + g) * TransposedWeightsSize());
   }
@@ -169,13 +279,14 @@ void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
   const ShiftedConvShape all = AllGroups(shape, ngroup_);
   float* buffer = padded->data() + task * ShiftedConvInputSize(all);
   PadPlanes(all, planes, height, width, pad_y, pad_x, buffer);
-  const index_t plane = shape.padded_height * shape.row_pitch;
+  const index_t group_planes =
+      ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   const index_t out_plane =
       ShiftedConvOutHeight(shape) * ShiftedConvOutWidth(shape);
   const index_t packed_size = ShiftedConvPackedSize(shape);
   for (index_t g = 0; g < ngroup_; ++g) {
     ShiftedConv(shape, packed.data() + g * packed_size,
-                buffer + g * shape.channels * plane,
+                buffer + g * group_planes,
                 workspaces_.data() + task * workspace_size_,
                 out + g * shape.out_channels * out_plane);
   }

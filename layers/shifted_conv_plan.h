@@ -29,20 +29,25 @@ class ShiftedConvPlan {
  public:
   ShiftedConvPlan() = default;
   // For a conv of geometry `g` into `nchannel` channels in `ngroup` groups,
-  // run by `tasks` tasks at once.
+  // run by `tasks` tasks at once; strided only if `phase_planes`.
   ShiftedConvPlan(const ConvGeometry& g, index_t ngroup, index_t nchannel,
-                  index_t tasks);
+                  index_t tasks, bool phase_planes = true);
 
-  // Whether the kernel computes the forward pass: stride 1 and at least
-  // kMinPatch products per output (channels / ngroup * kernel_y *
-  // kernel_x); with fewer, storing the outputs outweighs computing them
-  // (LeNet's 1-channel 5x5 conv1: 1.4x slower than im2col + matrix
-  // product).
+  // Whether the kernel computes the forward pass: at least kMinPatch
+  // products per output (channels / ngroup * kernel_y * kernel_x; with
+  // fewer, storing the outputs outweighs computing them: LeNet's 1-channel
+  // 5x5 conv1 was 1.4x slower than im2col + matrix product), and stride 1,
+  // or a stride with dilate 1, one group and a kernel at least as large as
+  // the stride
+  // (on the image's phase planes, layers/shifted_conv.h; the ResNet's 3x3
+  // stride-2 convs ran at 40% of the FMA peak as im2col + matrix product,
+  // and at half that with OpenBLAS's Haswell kernels).
   bool forward() const { return forward_; }
   static constexpr index_t kMinPatch = 32;
-  // Whether it computes the input gradient: forward(), and padding at most
-  // dilate * (kernel - 1), so that the output gradient's own padding is not
-  // negative.
+  // Whether it computes the input gradient: forward(), and with stride 1
+  // padding at most dilate * (kernel - 1), so that the output gradient's
+  // own padding is not negative. With a stride, the input gradient of the
+  // stride-1 convolution of the phase planes, taken apart into the image.
   bool input_gradient() const { return input_gradient_; }
   // It computes the weight gradient whenever forward(): on planes of at
   // least kMinDotPositions positions (out_height * row pitch) as sums
@@ -77,6 +82,8 @@ class ShiftedConvPlan {
   // Packs wmat for `shape` group by group into `packed`.
   void Pack(const ShiftedConvShape& shape, ShiftedConvWeights which,
             const float* wmat, std::vector<float>* packed) const;
+  // With a stride: plans the input gradient phase by phase.
+  void PlanPhaseAdjoints(index_t tasks);
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
   // Runs `shape` with `packed` group by group (the weights for group g at
@@ -90,6 +97,7 @@ class ShiftedConvPlan {
 
   ConvGeometry geom_;
   index_t ngroup_ = 1;
+  bool strided_ = false;  // runs on the phase planes
   bool forward_ = false, input_gradient_ = false;
   bool dot_weight_gradient_ = false;                    // else transposed
   ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's
@@ -99,6 +107,22 @@ class ShiftedConvPlan {
   // group's, and the transposed weight gradient's accumulators.
   std::vector<float> padded_images_, padded_grads_, spread_grads_;
   std::vector<float> transposed_grads_, weight_grads_t_;
+  // With a stride, the input gradient of each phase of the image: the
+  // stride-1 input gradient of the convolution of its phase planes by its
+  // taps of wmat, with its own padded output gradient (at padded_offset in
+  // a task's phase_padded_size_ floats of padded_grads_) and packed
+  // weights (at packed_offset in packed_adjoint_).
+  struct PhaseAdjoint {
+    index_t py, px;
+    ShiftedConvShape shape;
+    index_t packed_offset, padded_offset;
+  };
+  std::vector<PhaseAdjoint> phase_adjoints_;
+  index_t phase_padded_size_ = 0;
+  // The taps of one phase (PackAdjointWeights's) and, per task, the phase
+  // planes' gradient (phase_grad_size_ floats).
+  std::vector<float> phase_weights_, phase_grads_;
+  index_t phase_grad_size_ = 0;
   // Per task: ShiftedConv's workspace, for either pass.
   index_t workspace_size_ = 0;
   std::vector<float> workspaces_;

@@ -98,6 +98,15 @@ const Case kCases[] = {
     {16, 9, 1, 6, 7, 3, 3, 1, 1, 2, 2, 2},
     {4, 5, 1, 11, 13, 5, 3, 1, 1, 2, 1, 1},
     {12, 10, 1, 10, 9, 3, 3, 1, 1, 0, 0, 1},
+    // Strided, on the phase planes: the ResNet's 3x3 stride-2 conv; large
+    // planes (the weight gradient as sums over positions); unequal strides
+    // and kernel sides, padding on one side only; a last row and column
+    // that no output reads (their gradient is 0); stride 3 = kernel.
+    {16, 32, 1, 28, 28, 3, 3, 2, 2, 1, 1, 1},
+    {8, 12, 1, 64, 63, 3, 3, 2, 2, 1, 1, 1},
+    {8, 6, 1, 13, 11, 5, 3, 2, 3, 2, 0, 1},
+    {16, 8, 1, 16, 16, 3, 3, 2, 2, 0, 0, 1},
+    {12, 9, 1, 14, 17, 3, 3, 3, 3, 1, 2, 1},
 };
 
 TEST(ShiftedConvPlanTest, PassesMatchTheDefinition) {
@@ -164,10 +173,15 @@ TEST(ShiftedConvPlanTest, PassesMatchTheDefinition) {
 }
 
 TEST(ShiftedConvPlanTest, WhatStaysOnIm2col) {
-  // Strided; fewer than kMinPatch products per output; padding past the
-  // kernel's span (the forward pass only).
-  const Case strided{16, 32, 1, 28, 28, 3, 3, 2, 2, 1, 1, 1};
-  EXPECT_FALSE(ShiftedConvPlan(strided.Geometry(), 1, 32, 1).forward());
+  // A stride larger than the kernel (1x1 stride 2, a ResNet projection), or
+  // with dilation or groups; fewer than kMinPatch products per output;
+  // padding past the kernel's span (the forward pass only).
+  const Case projection{32, 64, 1, 14, 14, 1, 1, 2, 2, 0, 0, 1};
+  EXPECT_FALSE(ShiftedConvPlan(projection.Geometry(), 1, 64, 1).forward());
+  const Case dilated{16, 32, 1, 28, 28, 3, 3, 2, 2, 2, 2, 2};
+  EXPECT_FALSE(ShiftedConvPlan(dilated.Geometry(), 1, 32, 1).forward());
+  const Case grouped{64, 64, 2, 28, 28, 3, 3, 2, 2, 1, 1, 1};
+  EXPECT_FALSE(ShiftedConvPlan(grouped.Geometry(), 2, 64, 1).forward());
   const Case small_patch{1, 32, 1, 28, 28, 5, 5, 1, 1, 2, 2, 1};
   EXPECT_FALSE(ShiftedConvPlan(small_patch.Geometry(), 1, 32, 1).forward());
   const Case wide_pad{8, 8, 1, 6, 6, 2, 2, 1, 1, 2, 2, 1};

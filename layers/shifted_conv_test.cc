@@ -11,19 +11,34 @@ namespace umbra {
 namespace layers {
 namespace {
 
-// A stride-1 convolution of unpadded images: the sizes, padding, dilation.
+// A convolution of unpadded images: the sizes, padding, dilation, stride
+// (with dilation 1).
 struct Case {
   int64_t channels, out_channels, height, width;
   int64_t kernel_y, kernel_x, pad_y, pad_x, dilate_y, dilate_x;
+  int64_t stride = 1;
   int64_t OutHeight() const {
-    return height + 2 * pad_y - dilate_y * (kernel_y - 1);
+    return (height + 2 * pad_y - dilate_y * (kernel_y - 1) - 1) / stride + 1;
   }
   int64_t OutWidth() const {
-    return width + 2 * pad_x - dilate_x * (kernel_x - 1);
+    return (width + 2 * pad_x - dilate_x * (kernel_x - 1) - 1) / stride + 1;
   }
   // The forward convolution's shape with rows of the narrowest pitch plus
-  // `extra_pitch`.
+  // `extra_pitch` (with a stride, on phase planes).
   ShiftedConvShape Forward(int64_t extra_pitch) const {
+    if (stride > 1) {
+      return {channels,
+              out_channels,
+              kernel_y,
+              kernel_x,
+              1,
+              1,
+              OutHeight() + (kernel_y - 1) / stride,
+              OutWidth() + (kernel_x - 1) / stride + extra_pitch,
+              OutWidth(),
+              stride,
+              stride};
+    }
     return {channels,
             out_channels,
             kernel_y,
@@ -54,7 +69,8 @@ struct Case {
     return "channels " + std::to_string(channels) + " -> " +
            std::to_string(out_channels) + ", " + std::to_string(height) + "x" +
            std::to_string(width) + ", kernel " + std::to_string(kernel_y) +
-           "x" + std::to_string(kernel_x);
+           "x" + std::to_string(kernel_x) + ", stride " +
+           std::to_string(stride);
   }
   int64_t AdjointPadY() const { return dilate_y * (kernel_y - 1) - pad_y; }
   int64_t AdjointPadX() const { return dilate_x * (kernel_x - 1) - pad_x; }
@@ -77,8 +93,8 @@ std::vector<double> ReferenceForward(const Case& k,
         for (int64_t c = 0; c < k.channels; ++c)
           for (int64_t i = 0; i < k.kernel_y; ++i)
             for (int64_t j = 0; j < k.kernel_x; ++j) {
-              const int64_t y = oy - k.pad_y + i * k.dilate_y;
-              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              const int64_t y = oy * k.stride - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox * k.stride - k.pad_x + j * k.dilate_x;
               if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
               sum +=
                   double(
@@ -103,8 +119,8 @@ std::vector<double> ReferenceInputGradient(const Case& k,
         for (int64_t c = 0; c < k.channels; ++c)
           for (int64_t i = 0; i < k.kernel_y; ++i)
             for (int64_t j = 0; j < k.kernel_x; ++j) {
-              const int64_t y = oy - k.pad_y + i * k.dilate_y;
-              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              const int64_t y = oy * k.stride - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox * k.stride - k.pad_x + j * k.dilate_x;
               if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
               in_grad[(c * k.height + y) * k.width + x] +=
                   double(
@@ -128,8 +144,8 @@ std::vector<double> ReferenceWeightGradient(
         for (int64_t c = 0; c < k.channels; ++c)
           for (int64_t i = 0; i < k.kernel_y; ++i)
             for (int64_t j = 0; j < k.kernel_x; ++j) {
-              const int64_t y = oy - k.pad_y + i * k.dilate_y;
-              const int64_t x = ox - k.pad_x + j * k.dilate_x;
+              const int64_t y = oy * k.stride - k.pad_y + i * k.dilate_y;
+              const int64_t x = ox * k.stride - k.pad_x + j * k.dilate_x;
               if (y < 0 || y >= k.height || x < 0 || x >= k.width) continue;
               w_grad[((m * k.channels + c) * k.kernel_y + i) * k.kernel_x +
                      j] +=
@@ -159,7 +175,8 @@ std::vector<float> RunShifted(const ShiftedConvShape& s,
                               int64_t width, int64_t pad_y, int64_t pad_x,
                               SimdWidth simd) {
   std::vector<float> padded(ShiftedConvInputSize(s), 0.f);
-  const int64_t planes_end = s.channels * s.padded_height * s.row_pitch + pad_x;
+  const int64_t planes_end =
+      ShiftedConvPlanes(s) * s.padded_height * s.row_pitch + pad_x;
   for (int64_t i = planes_end; i < int64_t(padded.size()); ++i) {
     padded[i] = 1e30f;
   }
@@ -207,9 +224,16 @@ const Case kCases[] = {
     {32, 64, 14, 14, 5, 5, 2, 2, 1, 1},  // LeNet's conv2
     {1, 32, 28, 28, 5, 5, 2, 2, 1, 1},   // LeNet's conv1
     {64, 64, 7, 7, 3, 3, 1, 1, 1, 1},    // ResNet stage 3
-    {3, 5, 9, 11, 3, 2, 0, 1, 1, 1},    {2, 13, 6, 5, 2, 3, 1, 0, 2, 1},
-    {5, 3, 10, 4, 3, 3, 2, 2, 1, 2},    {7, 9, 1, 40, 1, 3, 0, 1, 1, 1},
+    {3, 5, 9, 11, 3, 2, 0, 1, 1, 1},
+    {2, 13, 6, 5, 2, 3, 1, 0, 2, 1},
+    {5, 3, 10, 4, 3, 3, 2, 2, 1, 2},
+    {7, 9, 1, 40, 1, 3, 0, 1, 1, 1},
     {4, 1, 3, 3, 3, 3, 2, 2, 1, 1},
+    // Strided, on phase planes: the ResNet's 3x3 stride-2 conv; odd sizes
+    // with a last row and column that no output reads; kernel = stride.
+    {16, 32, 28, 28, 3, 3, 1, 1, 1, 1, 2},
+    {5, 9, 13, 12, 5, 3, 2, 0, 1, 1, 2},
+    {3, 4, 17, 16, 3, 3, 1, 0, 1, 1, 3},
 };
 
 TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
@@ -236,6 +260,7 @@ TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
+    if (k.stride > 1) continue;  // ShiftedConvPlan's, on the phase planes
     SCOPED_TRACE(k.Describe());
     const std::vector<float> out_grad =
         RandomFloats(k.out_channels * k.OutHeight() * k.OutWidth(), &engine);
