@@ -17,14 +17,6 @@ int64_t ShiftedConvPlanes(const ShiftedConvShape& s) {
   return s.channels * s.stride_y * s.stride_x;
 }
 
-int64_t ShiftedConvTapOffset(const ShiftedConvShape& s, int64_t c, int64_t i,
-                             int64_t j) {
-  const int64_t y = i * s.dilate_y, x = j * s.dilate_x;
-  const int64_t phase = y % s.stride_y * s.stride_x + x % s.stride_x;
-  return (phase * s.channels + c) * s.padded_height * s.row_pitch +
-         y / s.stride_y * s.row_pitch + x / s.stride_x;
-}
-
 int64_t ShiftedConvOutWidth(const ShiftedConvShape& s) { return s.out_width; }
 
 int64_t ShiftedConvRowPitch(int64_t width, int64_t pad_x, int64_t out_width) {
@@ -121,29 +113,154 @@ inline void CopyRow(const float* s, int64_t n, float* d) {
 
 namespace {
 
-// Calls fn(y, x0, v0, count, phase_row) for every row y of an image of
-// (height, width) padded by (pad_y, pad_x) that lies within the phase planes
-// of s's stride and every column phase that its pixels fall in: pixels x0,
-// x0 + stride_x, ... (count of them) are at columns v0, v0 + 1, ... of
-// phase_row, the phase row's offset from the channel's first plane. The
-// divisions are per column phase and per image, not per row: rows are
-// short.
-template <typename Fn>
-void ForEachPhaseRow(const ShiftedConvShape& s, int64_t height, int64_t width,
-                     int64_t pad_y, int64_t pad_x, const Fn& fn) {
-  const int64_t plane = s.padded_height * s.row_pitch;
+// Where an image row's pixels of one column phase lie in its phase row:
+// pixels x0, x0 + stride_x, ... (count of them) at columns v0, v0 + 1, ...
+struct PhaseColumns {
+  int64_t x0, v0, count;
+};
+
+// The column phases of s's stride across of rows of `width` pixels padded by
+// pad_x: the phase rows' pitch cuts off the pixels that no output reads.
+std::vector<PhaseColumns> ColumnPhases(const ShiftedConvShape& s, int64_t width,
+                                       int64_t pad_x) {
+  std::vector<PhaseColumns> phases(s.stride_x);
   for (int64_t px = 0; px < s.stride_x; ++px) {
-    const int64_t x0 = ((px - pad_x) % s.stride_x + s.stride_x) % s.stride_x;
-    const int64_t v0 = (x0 + pad_x) / s.stride_x;
-    const int64_t count =
-        std::min((width - x0 + s.stride_x - 1) / s.stride_x, s.row_pitch - v0);
-    if (count <= 0) continue;
-    int64_t u = pad_y / s.stride_y, py = pad_y % s.stride_y;
-    for (int64_t y = 0; y < height && u < s.padded_height; ++y) {
-      const int64_t phase = py * s.stride_x + px;
-      fn(y, x0, v0, count, phase * s.channels * plane + u * s.row_pitch);
-      if (++py == s.stride_y) py = 0, ++u;
-    }
+    PhaseColumns& p = phases[px];
+    p.x0 = ((px - pad_x) % s.stride_x + s.stride_x) % s.stride_x;
+    p.v0 = (p.x0 + pad_x) / s.stride_x;
+    p.count = std::max<int64_t>(
+        0, std::min((width - p.x0 + s.stride_x - 1) / s.stride_x,
+                    s.row_pitch - p.v0));
+  }
+  return phases;
+}
+
+// Calls fn(y, row) for every row y of an image of `height` rows padded by
+// pad_y that lies within s's phase planes, `row` being the offset of its row
+// in column phase 0 from its channel's first plane (column phase px's row
+// is px * channels planes on).
+template <typename Fn>
+void ForEachPhaseRow(const ShiftedConvShape& s, int64_t height, int64_t pad_y,
+                     const Fn& fn) {
+  const int64_t phase_step = s.channels * s.padded_height * s.row_pitch;
+  int64_t u = pad_y / s.stride_y, py = pad_y % s.stride_y;
+  for (int64_t y = 0; y < height && u < s.padded_height; ++y) {
+    fn(y, py * s.stride_x * phase_step + u * s.row_pitch);
+    if (++py == s.stride_y) py = 0, ++u;
+  }
+}
+
+typedef float Floats4 __attribute__((vector_size(16)));
+
+// Calls block(i) for blocks of kLanes covering [0, n), n >= kLanes, the last
+// one ending at n (over part of the one before).
+template <int kLanes, typename Block>
+inline void ForEachBlock(int64_t n, const Block& block) {
+  for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
+  block(n - kLanes);
+}
+
+template <typename V>
+inline V LoadFloats(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+template <typename V>
+inline void StoreFloats(float* p, V v) {
+  std::memcpy(p, &v, sizeof(v));
+}
+
+// even[k] = row[2k], odd[k] = row[2k + 1] for k < n.
+inline void SplitPairs(const float* row, int64_t n, float* even, float* odd) {
+  if (n >= 8) {
+    ForEachBlock<8>(n, [&](int64_t k) {
+      const Floats8 a = LoadFloats<Floats8>(row + 2 * k);
+      const Floats8 b = LoadFloats<Floats8>(row + 2 * k + 8);
+      StoreFloats(even + k,
+                  __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14));
+      StoreFloats(odd + k,
+                  __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15));
+    });
+  } else if (n >= 4) {
+    ForEachBlock<4>(n, [&](int64_t k) {
+      const Floats4 a = LoadFloats<Floats4>(row + 2 * k);
+      const Floats4 b = LoadFloats<Floats4>(row + 2 * k + 4);
+      StoreFloats(even + k, __builtin_shufflevector(a, b, 0, 2, 4, 6));
+      StoreFloats(odd + k, __builtin_shufflevector(a, b, 1, 3, 5, 7));
+    });
+  } else {
+    for (int64_t k = 0; k < n; ++k)
+      even[k] = row[2 * k], odd[k] = row[2 * k + 1];
+  }
+}
+
+// row[2k] = even[k], row[2k + 1] = odd[k] for k < n.
+inline void MergePairs(const float* even, const float* odd, int64_t n,
+                       float* row) {
+  if (n >= 8) {
+    ForEachBlock<8>(n, [&](int64_t k) {
+      const Floats8 e = LoadFloats<Floats8>(even + k);
+      const Floats8 o = LoadFloats<Floats8>(odd + k);
+      StoreFloats(row + 2 * k,
+                  __builtin_shufflevector(e, o, 0, 8, 1, 9, 2, 10, 3, 11));
+      StoreFloats(row + 2 * k + 8,
+                  __builtin_shufflevector(e, o, 4, 12, 5, 13, 6, 14, 7, 15));
+    });
+  } else if (n >= 4) {
+    ForEachBlock<4>(n, [&](int64_t k) {
+      const Floats4 e = LoadFloats<Floats4>(even + k);
+      const Floats4 o = LoadFloats<Floats4>(odd + k);
+      StoreFloats(row + 2 * k, __builtin_shufflevector(e, o, 0, 4, 1, 5));
+      StoreFloats(row + 2 * k + 4, __builtin_shufflevector(e, o, 2, 6, 3, 7));
+    });
+  } else {
+    for (int64_t k = 0; k < n; ++k)
+      row[2 * k] = even[k], row[2 * k + 1] = odd[k];
+  }
+}
+
+// Calls pairs(image_row, first, second, n) for the first n pixel pairs of
+// every image row within the phase planes (with stride 2 across: pixels 2k
+// lie in one column phase's row, `first` on, pixels 2k + 1 in the other's,
+// `second` on), then gather(pixels, phase_row, count) for each column
+// phase's pixels past them: `count` pixels stride_x apart from `pixels` at
+// phase_row[0, count). `planes` are s.channels images of height x width
+// and `padded` their phase planes, either of them const; `columns` are
+// ColumnPhases(s, width, pad_x).
+template <typename ImageFloat, typename PhaseFloat, typename Pairs,
+          typename Gather>
+void ForEachPhaseRun(const ShiftedConvShape& s,
+                     const std::vector<PhaseColumns>& columns,
+                     ImageFloat* planes, int64_t height, int64_t width,
+                     int64_t pad_y, PhaseFloat* padded, const Pairs& pairs,
+                     const Gather& gather) {
+  const int64_t plane = s.padded_height * s.row_pitch;
+  const int64_t phase_step = s.channels * plane;
+  int64_t first = 0, second = 0, n_pairs = 0;
+  if (s.stride_x == 2) {
+    first = columns[0].x0 == 0 ? 0 : 1;  // the column phase of pixel 0
+    second = 1 - first;
+    n_pairs = std::min(columns[first].count, columns[second].count);
+  }
+  for (int64_t c = 0; c < s.channels; ++c) {
+    ImageFloat* image = planes + c * height * width;
+    PhaseFloat* phases = padded + c * plane;
+    auto at = [&](int64_t row, int64_t px) {
+      return phases + row + px * phase_step + columns[px].v0;
+    };
+    ForEachPhaseRow(s, height, pad_y, [&](int64_t y, int64_t row) {
+      ImageFloat* pixels = image + y * width;
+      if (n_pairs > 0) pairs(pixels, at(row, first), at(row, second), n_pairs);
+      for (int64_t px = 0; px < s.stride_x; ++px) {
+        const PhaseColumns& p = columns[px];
+        if (p.count > n_pairs) {
+          gather(pixels + p.x0 + n_pairs * s.stride_x, at(row, px) + n_pairs,
+                 p.count - n_pairs);
+        }
+      }
+    });
   }
 }
 
@@ -151,8 +268,8 @@ void ForEachPhaseRow(const ShiftedConvShape& s, int64_t height, int64_t width,
 
 void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
                int64_t width, int64_t pad_y, int64_t pad_x, float* padded) {
-  const int64_t plane = s.padded_height * s.row_pitch;
   if (s.stride_y == 1 && s.stride_x == 1) {
+    const int64_t plane = s.padded_height * s.row_pitch;
     for (int64_t c = 0; c < s.channels; ++c) {
       for (int64_t y = 0; y < height; ++y) {
         CopyRow(planes + (c * height + y) * width, width,
@@ -161,38 +278,34 @@ void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
     }
     return;
   }
-  for (int64_t c = 0; c < s.channels; ++c) {
-    const float* image = planes + c * height * width;
-    float* phases = padded + c * plane;
-    ForEachPhaseRow(s, height, width, pad_y, pad_x,
-                    [&](int64_t y, int64_t x0, int64_t v0, int64_t count,
-                        int64_t phase_row) {
-                      const float* from = image + y * width + x0;
-                      float* to = phases + phase_row + v0;
-                      for (int64_t n = 0; n < count; ++n) {
-                        to[n] = from[n * s.stride_x];
-                      }
-                    });
-  }
+  ForEachPhaseRun(
+      s, ColumnPhases(s, width, pad_x), planes, height, width, pad_y, padded,
+      [](const float* pixels, float* first, float* second, int64_t n) {
+        SplitPairs(pixels, n, first, second);
+      },
+      [&](const float* pixels, float* to, int64_t count) {
+        for (int64_t k = 0; k < count; ++k) to[k] = pixels[k * s.stride_x];
+      });
 }
 
 void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
                  int64_t width, int64_t pad_y, int64_t pad_x, float* planes) {
-  const int64_t plane = s.padded_height * s.row_pitch;
-  std::fill(planes, planes + s.channels * height * width, 0.f);
-  for (int64_t c = 0; c < s.channels; ++c) {
-    const float* phases = padded + c * plane;
-    float* image = planes + c * height * width;
-    ForEachPhaseRow(s, height, width, pad_y, pad_x,
-                    [&](int64_t y, int64_t x0, int64_t v0, int64_t count,
-                        int64_t phase_row) {
-                      const float* from = phases + phase_row + v0;
-                      float* to = image + y * width + x0;
-                      for (int64_t n = 0; n < count; ++n) {
-                        to[n * s.stride_x] = from[n];
-                      }
-                    });
+  const std::vector<PhaseColumns> columns = ColumnPhases(s, width, pad_x);
+  // Zeros first for the pixels past the phase planes, if any.
+  int64_t stored_columns = 0;
+  for (const PhaseColumns& p : columns) stored_columns += p.count;
+  const bool stored_rows = (height - 1 + pad_y) / s.stride_y < s.padded_height;
+  if (stored_columns < width || !stored_rows) {
+    std::fill(planes, planes + s.channels * height * width, 0.f);
   }
+  ForEachPhaseRun(
+      s, columns, planes, height, width, pad_y, padded,
+      [](float* pixels, const float* first, const float* second, int64_t n) {
+        MergePairs(first, second, n, pixels);
+      },
+      [&](float* pixels, const float* from, int64_t count) {
+        for (int64_t k = 0; k < count; ++k) pixels[k * s.stride_x] = from[k];
+      });
 }
 
 int64_t ShiftedConvGradientPitch(const ShiftedConvShape& s) {

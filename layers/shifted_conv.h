@@ -68,11 +68,6 @@ struct ShiftedConvShape {
 // The planes of the input: channels * stride_y * stride_x.
 int64_t ShiftedConvPlanes(const ShiftedConvShape& s);
 
-// Where tap (i, j) of channel c reads for output position 0, in floats
-// from the first plane's start.
-int64_t ShiftedConvTapOffset(const ShiftedConvShape& s, int64_t c, int64_t i,
-                             int64_t j);
-
 // The narrowest row pitch for rows of `width` pixels padded by pad_x on
 // each side into `out_width` outputs: max(width + pad_x, out_width).
 int64_t ShiftedConvRowPitch(int64_t width, int64_t pad_x, int64_t out_width);

@@ -62,6 +62,49 @@ void WithCount(int64_t count, const Fn& fn) {
 // has its own (as std::min it would be one inline function for both).
 namespace {
 int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// One side of a tap: where tap index i of that side reads, i * dilate =
+// stride * shift + phase, stepped without a division per tap.
+struct TapSide {
+  int64_t dilate, stride, shift = 0, phase = 0;
+  TapSide(int64_t dilate, int64_t stride, int64_t i)
+      : dilate(dilate),
+        stride(stride),
+        shift(i * dilate / stride),
+        phase(i * dilate % stride) {}
+  void Next() {
+    for (phase += dilate; phase >= stride; phase -= stride) ++shift;
+  }
+  void Restart() { shift = phase = 0; }
+};
+
+// x[t] = where (channel, tap) pair k0 + t of wmat's row order reads for
+// position 0 of `padded` (ShiftedConvShape's layout, with a stride its
+// phase planes).
+template <int kK>
+void PairPointers(const ShiftedConvShape& s, const float* padded, int64_t k0,
+                  const float* (&x)[kK]) {
+  const int64_t taps = s.kernel_y * s.kernel_x;
+  const int64_t plane = s.padded_height * s.row_pitch;
+  const int64_t phase_step = s.channels * plane;
+  int64_t c = k0 / taps, i = k0 % taps / s.kernel_x, j = k0 % s.kernel_x;
+  TapSide row(s.dilate_y, s.stride_y, i), column(s.dilate_x, s.stride_x, j);
+  for (int t = 0; t < kK; ++t) {
+    x[t] = padded + c * plane +
+           (row.phase * s.stride_x + column.phase) * phase_step +
+           row.shift * s.row_pitch + column.shift;
+    if (++j < s.kernel_x) {
+      column.Next();
+      continue;
+    }
+    j = 0, column.Restart();
+    if (++i < s.kernel_y) {
+      row.Next();
+      continue;
+    }
+    i = 0, row.Restart(), ++c;
+  }
+}
 }  // namespace
 
 // acc[r][v] += packed weight r of one tap times the vector v of kVecs
@@ -235,12 +278,7 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
   const int64_t taps = s.kernel_y * s.kernel_x;
   const int64_t pitch = ShiftedConvGradientPitch(s);
   const float* x[kK];
-#pragma GCC unroll 8
-  for (int t = 0; t < kK; ++t) {
-    const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
-    x[t] =
-        padded + ShiftedConvTapOffset(s, c, tap / s.kernel_x, tap % s.kernel_x);
-  }
+  PairPointers(s, padded, k0, x);
   const float* g = out_grad + m0 * pitch;
   V acc[kM][kK];
 #pragma GCC unroll 8
@@ -300,15 +338,12 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
                      float* weight_grad_t) {
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
-  const int64_t taps = s.kernel_y * s.kernel_x;
   const int64_t pitch = ShiftedConvChannelPitch(s);
   const float* x[kK];
+  PairPointers(s, padded, k0, x);
   V acc[kK][kMv];
 #pragma GCC unroll 24
   for (int t = 0; t < kK; ++t) {
-    const int64_t c = (k0 + t) / taps, tap = (k0 + t) % taps;
-    x[t] =
-        padded + ShiftedConvTapOffset(s, c, tap / s.kernel_x, tap % s.kernel_x);
 #pragma GCC unroll 4
     for (int v = 0; v < kMv; ++v) {
       acc[t][v] =
