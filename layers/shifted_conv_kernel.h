@@ -350,18 +350,21 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
           Simd::Load(weight_grad_t + (k0 + t) * pitch + (v0 + v) * kLanes);
     }
   }
-  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
-  const float* g = transposed + v0 * kLanes;
-  for (int64_t q = 0; q < positions; ++q, g += pitch) {
-    V grads[kMv];
+  // The kept positions only: past each row's end the gradient is 0.
+  const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
+  for (int64_t row = 0; row < out_h * s.row_pitch; row += s.row_pitch) {
+    const float* g = transposed + row * pitch + v0 * kLanes;
+    for (int64_t q = row; q < row + out_w; ++q, g += pitch) {
+      V grads[kMv];
 #pragma GCC unroll 4
-    for (int v = 0; v < kMv; ++v) grads[v] = Simd::Load(g + v * kLanes);
+      for (int v = 0; v < kMv; ++v) grads[v] = Simd::Load(g + v * kLanes);
 #pragma GCC unroll 24
-    for (int t = 0; t < kK; ++t) {
-      const V pixel = Simd::Broadcast(x[t] + q);
+      for (int t = 0; t < kK; ++t) {
+        const V pixel = Simd::Broadcast(x[t] + q);
 #pragma GCC unroll 4
-      for (int v = 0; v < kMv; ++v) {
-        acc[t][v] = Simd::Fma(pixel, grads[v], acc[t][v]);
+        for (int v = 0; v < kMv; ++v) {
+          acc[t][v] = Simd::Fma(pixel, grads[v], acc[t][v]);
+        }
       }
     }
   }
