@@ -120,7 +120,9 @@ class ConvolutionBase : public Layer<xpu, DType> {
     LayerTypeInfo info;
     info.description =
         "2-D convolution with stride, padding, dilation and groups (on the "
-        "CPU a direct kernel for stride 1, else im2col + matrix product).";
+        "CPU a direct kernel for stride 1, and for strides on the image's "
+        "phase planes unless OpenBLAS runs AVX-512 kernels; else im2col + "
+        "matrix product).";
     info.params = {ConvolutionParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
