@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "layers/float_vectors.h"
 #include "layers/shifted_conv_kernel.h"
 
 namespace umbra {
@@ -89,29 +90,25 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
 
 namespace {
 
-typedef float Floats8 __attribute__((vector_size(32)));
+// Calls block(i) for blocks of kLanes covering [0, n), n >= kLanes, the last
+// one ending at n (over part of the one before).
+template <int kLanes, typename Block>
+inline void ForEachBlock(int64_t n, const Block& block) {
+  for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
+  block(n - kLanes);
+}
 
 // d[0, n) = s[0, n), inline: image rows are short (7 to a few dozen floats),
 // and a memcpy call per row cost more than the copy. Rows of 8 or more in
-// blocks of 8, the last block ending at the row's end (over part of the one
-// before).
+// blocks of 8.
 inline void CopyRow(const float* s, int64_t n, float* d) {
   if (n < 8) {
     for (int64_t i = 0; i < n; ++i) d[i] = s[i];
     return;
   }
-  auto copy_block = [&](int64_t i) {
-    Floats8 v;
-    std::memcpy(&v, s + i, sizeof(v));
-    std::memcpy(d + i, &v, sizeof(v));
-  };
-  for (int64_t i = 0; i + 8 < n; i += 8) copy_block(i);
-  copy_block(n - 8);
+  ForEachBlock<8>(
+      n, [&](int64_t i) { StoreFloats(d + i, LoadFloats<Floats8>(s + i)); });
 }
-
-}  // namespace
-
-namespace {
 
 // Where an image row's pixels of one column phase lie in its phase row:
 // pixels x0, x0 + stride_x, ... (count of them) at columns v0, v0 + 1, ...
@@ -150,75 +147,48 @@ void ForEachPhaseRow(const ShiftedConvShape& s, int64_t height, int64_t pad_y,
   }
 }
 
-typedef float Floats4 __attribute__((vector_size(16)));
-
-// Calls block(i) for blocks of kLanes covering [0, n), n >= kLanes, the last
-// one ending at n (over part of the one before).
-template <int kLanes, typename Block>
-inline void ForEachBlock(int64_t n, const Block& block) {
-  for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
-  block(n - kLanes);
-}
-
-template <typename V>
-inline V LoadFloats(const float* p) {
-  V v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-template <typename V>
-inline void StoreFloats(float* p, V v) {
-  std::memcpy(p, &v, sizeof(v));
+// Calls block(k, V()) for blocks of k in [0, n) of V = Floats8 where n >= 8,
+// else Floats4 where n >= 4, else scalar(k) for each k.
+template <typename Block, typename Scalar>
+inline void ForEachPairBlock(int64_t n, const Block& block,
+                             const Scalar& scalar) {
+  if (n >= 8) {
+    ForEachBlock<8>(n, [&](int64_t k) { block(k, Floats8()); });
+  } else if (n >= 4) {
+    ForEachBlock<4>(n, [&](int64_t k) { block(k, Floats4()); });
+  } else {
+    for (int64_t k = 0; k < n; ++k) scalar(k);
+  }
 }
 
 // even[k] = row[2k], odd[k] = row[2k + 1] for k < n.
 inline void SplitPairs(const float* row, int64_t n, float* even, float* odd) {
-  if (n >= 8) {
-    ForEachBlock<8>(n, [&](int64_t k) {
-      const Floats8 a = LoadFloats<Floats8>(row + 2 * k);
-      const Floats8 b = LoadFloats<Floats8>(row + 2 * k + 8);
-      StoreFloats(even + k,
-                  __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14));
-      StoreFloats(odd + k,
-                  __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15));
-    });
-  } else if (n >= 4) {
-    ForEachBlock<4>(n, [&](int64_t k) {
-      const Floats4 a = LoadFloats<Floats4>(row + 2 * k);
-      const Floats4 b = LoadFloats<Floats4>(row + 2 * k + 4);
-      StoreFloats(even + k, __builtin_shufflevector(a, b, 0, 2, 4, 6));
-      StoreFloats(odd + k, __builtin_shufflevector(a, b, 1, 3, 5, 7));
-    });
-  } else {
-    for (int64_t k = 0; k < n; ++k)
-      even[k] = row[2 * k], odd[k] = row[2 * k + 1];
-  }
+  ForEachPairBlock(
+      n,
+      [&](int64_t k, auto v) {
+        using V = decltype(v);
+        const V a = LoadFloats<V>(row + 2 * k);
+        const V b = LoadFloats<V>(row + 2 * k + sizeof(V) / sizeof(float));
+        StoreFloats(even + k, EvenLanes(a, b));
+        StoreFloats(odd + k, OddLanes(a, b));
+      },
+      [&](int64_t k) { even[k] = row[2 * k], odd[k] = row[2 * k + 1]; });
 }
 
 // row[2k] = even[k], row[2k + 1] = odd[k] for k < n.
 inline void MergePairs(const float* even, const float* odd, int64_t n,
                        float* row) {
-  if (n >= 8) {
-    ForEachBlock<8>(n, [&](int64_t k) {
-      const Floats8 e = LoadFloats<Floats8>(even + k);
-      const Floats8 o = LoadFloats<Floats8>(odd + k);
-      StoreFloats(row + 2 * k,
-                  __builtin_shufflevector(e, o, 0, 8, 1, 9, 2, 10, 3, 11));
-      StoreFloats(row + 2 * k + 8,
-                  __builtin_shufflevector(e, o, 4, 12, 5, 13, 6, 14, 7, 15));
-    });
-  } else if (n >= 4) {
-    ForEachBlock<4>(n, [&](int64_t k) {
-      const Floats4 e = LoadFloats<Floats4>(even + k);
-      const Floats4 o = LoadFloats<Floats4>(odd + k);
-      StoreFloats(row + 2 * k, __builtin_shufflevector(e, o, 0, 4, 1, 5));
-      StoreFloats(row + 2 * k + 4, __builtin_shufflevector(e, o, 2, 6, 3, 7));
-    });
-  } else {
-    for (int64_t k = 0; k < n; ++k)
-      row[2 * k] = even[k], row[2 * k + 1] = odd[k];
-  }
+  ForEachPairBlock(
+      n,
+      [&](int64_t k, auto v) {
+        using V = decltype(v);
+        V low, high;
+        InterleaveLanes(LoadFloats<V>(even + k), LoadFloats<V>(odd + k), &low,
+                        &high);
+        StoreFloats(row + 2 * k, low);
+        StoreFloats(row + 2 * k + sizeof(V) / sizeof(float), high);
+      },
+      [&](int64_t k) { row[2 * k] = even[k], row[2 * k + 1] = odd[k]; });
 }
 
 // Calls pairs(image_row, first, second, n) for the first n pixel pairs of

@@ -37,11 +37,9 @@ class ShiftedConvPlan {
   // products per output (channels / ngroup * kernel_y * kernel_x; with
   // fewer, storing the outputs outweighs computing them: LeNet's 1-channel
   // 5x5 conv1 was 1.4x slower than im2col + matrix product), and stride 1,
-  // or a stride with dilate 1, one group and a kernel at least as large as
-  // the stride
-  // (on the image's phase planes, layers/shifted_conv.h; the ResNet's 3x3
-  // stride-2 convs ran at 40% of the FMA peak as im2col + matrix product,
-  // and at half that with OpenBLAS's Haswell kernels).
+  // or, where the constructor's `phase_planes`, a stride with dilate 1, one
+  // group and a kernel at least as large as the stride, on the image's
+  // phase planes (layers/shifted_conv.h).
   bool forward() const { return forward_; }
   static constexpr index_t kMinPatch = 32;
   // Whether it computes the input gradient: forward(), and with stride 1
@@ -97,7 +95,7 @@ class ShiftedConvPlan {
 
   ConvGeometry geom_;
   index_t ngroup_ = 1;
-  bool strided_ = false;  // runs on the phase planes
+  bool strided_ = false;  // a stride > 1: on the phase planes
   bool forward_ = false, input_gradient_ = false;
   bool dot_weight_gradient_ = false;                    // else transposed
   ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's

@@ -6,6 +6,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "layers/float_vectors.h"
 #include "layers/parallel_ranges.h"
 #include "tensor/threads.h"
 
@@ -35,56 +36,6 @@ void ValidRange(index_t offset, index_t stride, index_t size, index_t count,
 // Elements per block of the row loops below.
 constexpr index_t kBlock = 8;
 
-// Vectors of 8 and 4 floats (GCC's vector extensions), for the stride-2
-// rows of strided convolutions, which the compiler leaves scalar.
-typedef float Floats8 __attribute__((vector_size(32)));
-typedef float Floats4 __attribute__((vector_size(16)));
-
-template <typename V>
-inline V LoadFloats(const float* p) {
-  V v;
-  std::memcpy(&v, p, sizeof(V));
-  return v;
-}
-template <typename V>
-inline void StoreFloats(float* p, V v) {
-  std::memcpy(p, &v, sizeof(V));
-}
-// The even lanes of a then b.
-inline Floats8 EvenLanes(Floats8 a, Floats8 b) {
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-}
-inline Floats4 EvenLanes(Floats4 a, Floats4 b) {
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-}
-// a's lanes at the even lanes of *low then *high, zeros between.
-inline void SpreadToEvenLanes(Floats8 a, Floats8* low, Floats8* high) {
-  const Floats8 zero = {};
-  *low = __builtin_shufflevector(a, zero, 0, 8, 1, 8, 2, 8, 3, 8);
-  *high = __builtin_shufflevector(a, zero, 4, 8, 5, 8, 6, 8, 7, 8);
-}
-inline void SpreadToEvenLanes(Floats4 a, Floats4* low, Floats4* high) {
-  const Floats4 zero = {};
-  *low = __builtin_shufflevector(a, zero, 0, 4, 1, 4);
-  *high = __builtin_shufflevector(a, zero, 2, 4, 3, 4);
-}
-// The odd lanes of a then b.
-inline Floats8 OddLanes(Floats8 a, Floats8 b) {
-  return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
-}
-inline Floats4 OddLanes(Floats4 a, Floats4 b) {
-  return __builtin_shufflevector(a, b, 1, 3, 5, 7);
-}
-// Each of a's lanes twice: those of its low half in *low, of its high half in
-// *high.
-inline void DoubleLanes(Floats8 a, Floats8* low, Floats8* high) {
-  *low = __builtin_shufflevector(a, a, 0, 0, 1, 1, 2, 2, 3, 3);
-  *high = __builtin_shufflevector(a, a, 4, 4, 5, 5, 6, 6, 7, 7);
-}
-inline void DoubleLanes(Floats4 a, Floats4* low, Floats4* high) {
-  *low = __builtin_shufflevector(a, a, 0, 0, 1, 1);
-  *high = __builtin_shufflevector(a, a, 2, 2, 3, 3);
-}
 // std::max(a, b) lane by lane: b where a < b, else a (so a NaN or a tie of
 // signed zeros gives what std::max gives).
 template <typename V>
@@ -111,8 +62,8 @@ template <typename V>
 index_t AddEvenBlocks(const float* d, index_t o, index_t n, float* s) {
   constexpr index_t kLanes = sizeof(V) / sizeof(float);
   for (; o + kLanes < n; o += kLanes) {
-    V low, high;
-    SpreadToEvenLanes(LoadFloats<V>(d + o), &low, &high);
+    V low, high;  // d's lanes at the even lanes, zeros between
+    InterleaveLanes(LoadFloats<V>(d + o), V{}, &low, &high);
     StoreFloats(s + 2 * o, LoadFloats<V>(s + 2 * o) + low);
     StoreFloats(s + 2 * o + kLanes, LoadFloats<V>(s + 2 * o + kLanes) + high);
   }
@@ -374,8 +325,8 @@ index_t Pool2x2ForwardBlocks(PoolKind kind, float scale, const float* r0,
 
 // Inputs [0, 2 lanes) of input row s in the gradient of exact 2x2 max
 // windows, given their windows' maxima and output gradients each twice
-// (DoubleLanes): the gradient where the input equals its window's maximum,
-// else 0, as the scalar loop.
+// (InterleaveLanes of a vector with itself): the gradient where the input
+// equals its window's maximum, else 0, as the scalar loop.
 template <typename V>
 inline void StoreMaxGradientBlock(const float* s, V m_low, V m_high, V g_low,
                                   V g_high, float* d) {
@@ -397,14 +348,16 @@ index_t Pool2x2BackwardBlocks(PoolKind kind, float scale, const float* s0,
     V g_low, g_high;
     if (kind == PoolKind::kMax) {
       V m_low, m_high;
-      DoubleLanes(LoadFloats<V>(m + o), &m_low, &m_high);
-      DoubleLanes(LoadFloats<V>(g + o), &g_low, &g_high);
+      const V maxima = LoadFloats<V>(m + o), grads = LoadFloats<V>(g + o);
+      InterleaveLanes(maxima, maxima, &m_low, &m_high);
+      InterleaveLanes(grads, grads, &g_low, &g_high);
       StoreMaxGradientBlock(s0 + 2 * o, m_low, m_high, g_low, g_high,
                             d0 + 2 * o);
       StoreMaxGradientBlock(s1 + 2 * o, m_low, m_high, g_low, g_high,
                             d1 + 2 * o);
     } else {
-      DoubleLanes(LoadFloats<V>(g + o) * scale, &g_low, &g_high);
+      const V scaled = LoadFloats<V>(g + o) * scale;
+      InterleaveLanes(scaled, scaled, &g_low, &g_high);
       for (float* d : {d0 + 2 * o, d1 + 2 * o}) {
         StoreFloats(d, g_low);
         StoreFloats(d + kLanes, g_high);
