@@ -12,16 +12,17 @@
 // (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
 // the input gradient (padding at most dilate * (kernel - 1)); so does a
 // strided one (no dilation, one group, kernel at least the stride) on the
-// image's phase planes where StridedConvOnPhasePlanes(). Every other
-// pass runs as im2col + one
-// matrix product per group: the patch matrices of the images in flight
-// take at most temp_col_max * 2^18 elements together (cxxnet's unit: 1 MiB
-// of float; default 64), but at least one image (temp_col_max = 0: one
-// image at a time). They are allocated once in Setup and reused by every
-// Forward and Backprop; when the whole batch's fit in temp_col_max, a
-// training Forward keeps every image's for Backprop, which then skips its
-// im2col. On the gpu it runs on cuDNN (layers/gpu), which ignores
-// temp_col_max.
+// image's phase planes where StridedConvOnPhasePlanes(). When the padded
+// images of the whole batch fit in temp_col_max * 2^18 elements (cxxnet's
+// unit: 1 MiB of float; default 64), a training Forward keeps them for the
+// weight gradient, which then pads nothing again. Every other pass runs as
+// im2col + one matrix product per group: the patch matrices of the images
+// in flight take at most temp_col_max * 2^18 elements together, but at
+// least one image (temp_col_max = 0: one image at a time). They are
+// allocated once in Setup and reused by every Forward and Backprop; when
+// the whole batch's fit in temp_col_max, a training Forward keeps every
+// image's for Backprop, which then skips its im2col. On the gpu it runs on
+// cuDNN (layers/gpu), which ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -81,8 +82,10 @@ struct ConvolutionParam : public Parameter<ConvolutionParam> {
             "float), as cxxnet; 0, or less than one image's patch matrix: "
             "one image at a time. When the whole batch's fit, training keeps "
             "them from the forward pass for the backward pass. Default 64 "
-            "(64 MiB of float). On the CPU, the passes of a stride-1 float "
-            "conv that its direct kernel computes need none.");
+            "(64 MiB of float). On the CPU, the passes of a float conv that "
+            "its direct kernel computes need none; its padded images count "
+            "instead, kept from the forward pass for the weight gradient "
+            "when the whole batch's fit.");
     UMBRA_DECLARE_ALIAS(nchannel, num_channel);
     UMBRA_DECLARE_ALIAS(ngroup, num_group);
   }
@@ -224,15 +227,22 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     const bool has_bias = !this->param_.no_bias;
     const bool shifted = shifted_.forward();
     if (shifted) PackShifted(&ShiftedConvPlan::PackForwardWeights);
-    cols_hold_batch_ = is_train && !shifted && BatchColsFit();
-    if (cols_hold_batch_ && cols_.size(0) < in.size(0)) {
-      cols_.Resize(Shape3(in.size(0), cols_.size(1), cols_.size(2)));
+    const index_t batch = in.size(0);
+    cols_hold_batch_ =
+        is_train && !shifted && BatchFits(cols_.size(1) * cols_.size(2));
+    if (cols_hold_batch_ && cols_.size(0) < batch) {
+      cols_.Resize(Shape3(batch, cols_.size(1), cols_.size(2)));
+    }
+    padded_hold_batch_ =
+        is_train && shifted && BatchFits(shifted_.PaddedImageSize());
+    if (padded_hold_batch_ && shifted_.kept_images() < batch) {
+      shifted_.KeepPaddedImages(batch);
     }
     ForEachImage([&](index_t task, index_t n) {
       Tensor<xpu, 2, DType> image_out = Pixels(out[n]);
       if (shifted) {
         RunShifted(&ShiftedConvPlan::Forward, task, in[n].dptr_,
-                   image_out.dptr_);
+                   image_out.dptr_, KeptImage(n));
       } else {
         Tensor<xpu, 2, DType> col = ColOf(task, n);
         Im2Col(this->geom_, in.Slice(n, n + 1), col);
@@ -263,7 +273,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
       if (shifted_weights) {
         RunShifted(&ShiftedConvPlan::WeightGradient, task, in[n].dptr_,
-                   image_grad.dptr_, wmat_grad.dptr_);
+                   image_grad.dptr_, wmat_grad.dptr_, KeptImage(n));
       } else {
         const Tensor<xpu, 2, DType> col = ColOf(task, n);
         if (!cols_hold_batch_) Im2Col(this->geom_, in.Slice(n, n + 1), col);
@@ -288,6 +298,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
       Col2Im(this->geom_, col, this->in(0).grad.Slice(n, n + 1));
     });
     cols_hold_batch_ = false;  // the input gradients were computed in them
+    padded_hold_batch_ = false;
     Tensor<xpu, 2, DType> wmat_grad =
         Reshape(this->gradient(this->wmat_), this->Wmat().shape_);
     for (index_t task = 0; task < tasks_; ++task) {
@@ -345,18 +356,21 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     }
   }
   // Runs one of shifted_'s passes for one image in task `task`.
-  template <typename Pass, typename... Pointers>
-  void RunShifted(Pass pass, index_t task, Pointers... pointers) {
+  template <typename Pass, typename... Args>
+  void RunShifted(Pass pass, index_t task, Args... args) {
     if constexpr (std::is_same<DType, float>::value) {
-      (shifted_.*pass)(task, pointers...);
+      (shifted_.*pass)(task, args...);
     }
   }
-  // Whether the patch matrices of the whole batch fit in temp_col_max.
-  bool BatchColsFit() const {
+  // Whether `elements` per image of the whole batch fit in temp_col_max.
+  bool BatchFits(index_t elements) const {
     const index_t budget = index_t(this->param_.temp_col_max)
                            << kTempColUnitShift;
-    return this->in(0).data.size(0) * cols_.size(1) * cols_.size(2) <= budget;
+    return this->in(0).data.size(0) * elements <= budget;
   }
+  // Where shifted_ pads image n: its own kept planes while
+  // padded_hold_batch_, else the task's (-1).
+  index_t KeptImage(index_t n) const { return padded_hold_batch_ ? n : -1; }
   // The patch matrix of image n, computed by task `task`: its own while
   // cols_hold_batch_, else the task's.
   Tensor<xpu, 2, DType> ColOf(index_t task, index_t n) {
@@ -378,6 +392,9 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   // Whether cols_[n] holds image n's patch matrix from the last Forward (a
   // training one, BatchColsFit), for Backprop.
   bool cols_hold_batch_ = false;
+  // Whether shifted_ keeps image n's padded planes from the last Forward (a
+  // training one whose batch fits in temp_col_max), for Backprop.
+  bool padded_hold_batch_ = false;
   TensorContainer<xpu, 3, DType> cols_{false};
   TensorContainer<xpu, 3, DType> wmat_grads_{false};
   TensorContainer<xpu, 2, DType> bias_grads_{false};

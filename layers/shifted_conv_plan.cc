@@ -178,9 +178,24 @@ void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
   }
 }
 
-void ShiftedConvPlan::Forward(index_t task, const float* image, float* out) {
+index_t ShiftedConvPlan::PaddedImageSize() const {
+  return ShiftedConvInputSize(AllGroups(forward_shape_, ngroup_));
+}
+
+void ShiftedConvPlan::KeepPaddedImages(index_t images) {
+  kept_images_ = images;
+  kept_padded_.assign(images * PaddedImageSize(), 0.f);
+}
+
+float* ShiftedConvPlan::PaddedImage(index_t task, index_t kept) {
+  return kept >= 0 ? kept_padded_.data() + kept * PaddedImageSize()
+                   : padded_images_.data() + task * PaddedImageSize();
+}
+
+void ShiftedConvPlan::Forward(index_t task, const float* image, float* out,
+                              index_t kept) {
   Run(forward_shape_, packed_forward_, task, image, geom_.height, geom_.width,
-      geom_.pad_y, geom_.pad_x, &padded_images_, out);
+      geom_.pad_y, geom_.pad_x, PaddedImage(task, kept), out);
 }
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
@@ -188,7 +203,9 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
   if (!strided_) {
     Run(adjoint_shape_, packed_adjoint_, task, out_grad, geom_.out_height,
         geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
-        geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x, &padded_grads_,
+        geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x,
+        padded_grads_.data() +
+            task * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup_)),
         in_grad);
     return;
   }
@@ -214,12 +231,15 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
 }
 
 void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
-                                     const float* out_grad, float* wmat_grad) {
+                                     const float* out_grad, float* wmat_grad,
+                                     index_t kept) {
   const ShiftedConvShape& shape = forward_shape_;
   const ShiftedConvShape all = AllGroups(shape, ngroup_);
-  float* padded = padded_images_.data() + task * ShiftedConvInputSize(all);
-  PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
-            padded);
+  float* padded = PaddedImage(task, kept);
+  if (kept < 0) {
+    PadPlanes(all, image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
+              padded);
+  }
   const index_t group_planes =
       ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   if (dot_weight_gradient_) {
@@ -274,11 +294,10 @@ index_t ShiftedConvPlan::TransposedWeightsSize() const {
 void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
                           const std::vector<float>& packed, index_t task,
                           const float* planes, index_t height, index_t width,
-                          index_t pad_y, index_t pad_x,
-                          std::vector<float>* padded, float* out) {
-  const ShiftedConvShape all = AllGroups(shape, ngroup_);
-  float* buffer = padded->data() + task * ShiftedConvInputSize(all);
-  PadPlanes(all, planes, height, width, pad_y, pad_x, buffer);
+                          index_t pad_y, index_t pad_x, float* buffer,
+                          float* out) {
+  PadPlanes(AllGroups(shape, ngroup_), planes, height, width, pad_y, pad_x,
+            buffer);
   const index_t group_planes =
       ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   const index_t out_plane =

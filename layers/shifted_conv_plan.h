@@ -9,6 +9,9 @@
 //     plan.Forward(task, image, image_out);     // any thread, its task
 //   }
 //   plan.WeightGradient(task, image, out_grad, wmat_grad);  // each image
+//   // (or, with plan.KeepPaddedImages(batch), Forward(task, image,
+//   // image_out, n) and WeightGradient(task, image, out_grad, wmat_grad, n)
+//   // for image n, which pads it once)
 //   plan.AddWeightGradient(task, wmat_grad);                 // at the end
 //   if (plan.input_gradient()) {
 //     plan.PackAdjointWeights(wmat);
@@ -61,17 +64,26 @@ class ShiftedConvPlan {
   void PackForwardWeights(const float* wmat);
   void PackAdjointWeights(const float* wmat);
 
+  // Keeps the padded planes of up to `images` images (0: none) from Forward
+  // for WeightGradient, PaddedImageSize() floats each (zeroed when
+  // allocated).
+  void KeepPaddedImages(index_t images);
+  index_t kept_images() const { return kept_images_; }
+  index_t PaddedImageSize() const;
+
   // out (nchannel, out_height, out_width) = the convolution of one image
-  // (channels, height, width), in task `task`'s buffer.
-  void Forward(index_t task, const float* image, float* out);
+  // (channels, height, width), padded in task `task`'s buffer, or with
+  // kept >= 0 (< kept_images()) in kept image `kept`'s planes.
+  void Forward(index_t task, const float* image, float* out, index_t kept = -1);
   // in_grad (channels, height, width) = the input gradient of one image
   // given its output gradient (nchannel, out_height, out_width).
   void InputGradient(index_t task, const float* out_grad, float* in_grad);
   // wmat_grad (as wmat) += the weight gradient of one image given the
   // image and its output gradient, now or at the task's next
-  // AddWeightGradient.
+  // AddWeightGradient; with kept >= 0, of the image that the last Forward
+  // with that `kept` padded (`image` is not read).
   void WeightGradient(index_t task, const float* image, const float* out_grad,
-                      float* wmat_grad);
+                      float* wmat_grad, index_t kept = -1);
   // wmat_grad += what WeightGradient kept in task's accumulators, which
   // start again from 0.
   void AddWeightGradient(index_t task, float* wmat_grad);
@@ -85,13 +97,14 @@ class ShiftedConvPlan {
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
   // Runs `shape` with `packed` group by group (the weights for group g at
-  // g * ShiftedConvPackedSize(shape)): pads `planes` (shape.channels *
-  // ngroup of height x width, padded by pad_y, pad_x) into task's part of
-  // `padded` and convolves it into `out`.
+  // g * ShiftedConvPackedSize(shape)) in task's workspace: pads `planes`
+  // (shape.channels * ngroup of height x width, padded by pad_y, pad_x)
+  // into `padded` and convolves it into `out`.
   void Run(const ShiftedConvShape& shape, const std::vector<float>& packed,
            index_t task, const float* planes, index_t height, index_t width,
-           index_t pad_y, index_t pad_x, std::vector<float>* padded,
-           float* out);
+           index_t pad_y, index_t pad_x, float* padded, float* out);
+  // Where Forward pads image `kept` (>= 0), else task's image.
+  float* PaddedImage(index_t task, index_t kept);
 
   ConvGeometry geom_;
   index_t ngroup_ = 1;
@@ -104,6 +117,9 @@ class ShiftedConvPlan {
   // gradient spread at the image's pitch (dot) or transposed, every
   // group's, and the transposed weight gradient's accumulators.
   std::vector<float> padded_images_, padded_grads_, spread_grads_;
+  // The padded images Forward keeps for WeightGradient.
+  index_t kept_images_ = 0;
+  std::vector<float> kept_padded_;
   std::vector<float> transposed_grads_, weight_grads_t_;
   // With a stride, the input gradient of each phase of the image: the
   // stride-1 input gradient of the convolution of its phase planes by its

@@ -126,6 +126,7 @@ TEST(ShiftedConvPlanTest, PassesMatchTheDefinition) {
     const std::vector<float> images = Random(2 * in_size, &rng);
     const std::vector<float> out_grads = Random(2 * out_size, &rng);
     std::vector<float> wmat_grad = Random(weights, &rng);
+    const std::vector<float> initial_wmat_grad = wmat_grad;
 
     std::vector<double> want_out(2 * out_size), out_magnitude(2 * out_size);
     std::vector<double> want_in_grad(2 * in_size), in_magnitude(2 * in_size);
@@ -169,6 +170,29 @@ TEST(ShiftedConvPlanTest, PassesMatchTheDefinition) {
     ExpectClose(out, want_out, out_magnitude, "forward");
     ExpectClose(in_grad, want_in_grad, in_magnitude, "input gradient");
     ExpectClose(wmat_grad, want_wmat_grad, wmat_magnitude, "weight gradient");
+
+    // As a training batch that keeps its padded images: both forward passes
+    // first, then both weight gradients, which read the kept planes (their
+    // `image` is null).
+    plan.KeepPaddedImages(2);
+    std::vector<float> kept_out(2 * out_size, 1e30f);
+    std::vector<float> kept_wmat_grad = Random(weights, &rng);
+    std::vector<double> want_kept(kept_wmat_grad.begin(), kept_wmat_grad.end());
+    for (index_t w = 0; w < weights; ++w) {
+      want_kept[w] += want_wmat_grad[w] - double(initial_wmat_grad[w]);
+    }
+    for (index_t n = 0; n < 2; ++n) {
+      plan.Forward(n, images.data() + n * in_size,
+                   kept_out.data() + n * out_size, n);
+    }
+    for (index_t n = 0; n < 2; ++n) {
+      plan.WeightGradient(n, nullptr, out_grads.data() + n * out_size,
+                          kept_wmat_grad.data(), n);
+      plan.AddWeightGradient(n, kept_wmat_grad.data());
+    }
+    ExpectClose(kept_out, want_out, out_magnitude, "forward, kept images");
+    ExpectClose(kept_wmat_grad, want_kept, wmat_magnitude,
+                "weight gradient from the kept images");
   }
 }
 
