@@ -2,10 +2,8 @@
 #include "layers/conv_layer.h"
 
 #include <algorithm>
-#include <string>
 
 #include "layers/layer_registry.h"
-#include "tensor/blas_library.h"
 
 namespace umbra {
 namespace layers {
@@ -16,15 +14,6 @@ index_t ConvParallelImages(int temp_col_max, index_t patch_elements,
   index_t images = std::min<index_t>(threads, batch);
   if (patch_elements > 0) images = std::min(images, budget / patch_elements);
   return std::max<index_t>(images, 1);
-}
-
-bool StridedConvOnPhasePlanes() {
-  static const bool on_phases = [] {
-    const std::string core = blas::CoreName();
-    return core != "SkylakeX" && core != "Cooperlake" &&
-           core != "SapphireRapids";
-  }();
-  return on_phases;
 }
 
 template class ConvolutionLayer<cpu, float>;

@@ -12,7 +12,7 @@
 // (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
 // the input gradient (padding at most dilate * (kernel - 1)); so does a
 // strided one (no dilation, one group, kernel at least the stride) on the
-// image's phase planes where StridedConvOnPhasePlanes(). When the padded
+// image's phase planes. When the padded
 // images of the whole batch fit in temp_col_max * 2^18 elements (cxxnet's
 // unit: 1 MiB of float; default 64), a training Forward keeps them for the
 // weight gradient, which then pads nothing again. Every other pass runs as
@@ -102,14 +102,6 @@ constexpr int kTempColUnitShift = 18;
 index_t ConvParallelImages(int temp_col_max, index_t patch_elements,
                            index_t batch, int threads);
 
-// Whether the CPU conv computes strided convolutions with the stride-1
-// kernel on the image's phase planes (layers/shifted_conv_plan.h): unless
-// OpenBLAS runs AVX-512 kernels, with which im2col + matrix product was
-// faster (the ResNet's step on a Zen 5, medians of 3 alternated runs: 38.6
-// ms with products vs 40.0 on phase planes with Cooperlake kernels, 42.0
-// vs 40.4 with Haswell kernels).
-bool StridedConvOnPhasePlanes();
-
 // What every implementation of conv shares: the parameters, the output
 // shape, the geometry and the weights (wmat as (nchannel, C / ngroup, kh,
 // kw), bias as (nchannel)). ConvolutionLayer computes with im2col and
@@ -123,9 +115,8 @@ class ConvolutionBase : public Layer<xpu, DType> {
     LayerTypeInfo info;
     info.description =
         "2-D convolution with stride, padding, dilation and groups (on the "
-        "CPU a direct kernel for stride 1, and for strides on the image's "
-        "phase planes unless OpenBLAS runs AVX-512 kernels; else im2col + "
-        "matrix product).";
+        "CPU a direct kernel where it applies, strided ones on the image's "
+        "phase planes, else im2col + matrix product).";
     info.params = {ConvolutionParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
@@ -321,8 +312,8 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                                 geom.OutPixels() * geom.PatchSize(),
                                 this->in_shapes()[0][0], GetNumThreads());
     if constexpr (std::is_same<DType, float>::value) {
-      shifted_ = ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel,
-                                 tasks_, StridedConvOnPhasePlanes());
+      shifted_ =
+          ShiftedConvPlan(geom, this->ngroup(), this->param_.nchannel, tasks_);
     }
     // Patch matrices unless the stride-1 kernel computes every pass.
     const index_t patch_images = shifted_.input_gradient() ? 0 : tasks_;

@@ -21,12 +21,11 @@ index_t GroupWeights(const ShiftedConvShape& shape) {
 }  // namespace
 
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
-                                 index_t nchannel, index_t tasks,
-                                 bool phase_planes)
+                                 index_t nchannel, index_t tasks)
     : geom_(g), ngroup_(ngroup) {
   strided_ = g.stride_y > 1 || g.stride_x > 1;
-  const bool phases_apply = phase_planes && ngroup == 1 && g.dilate_y == 1 &&
-                            g.dilate_x == 1 && g.kernel_y >= g.stride_y &&
+  const bool phases_apply = ngroup == 1 && g.dilate_y == 1 && g.dilate_x == 1 &&
+                            g.kernel_y >= g.stride_y &&
                             g.kernel_x >= g.stride_x;
   forward_ = g.PatchSize() / ngroup >= kMinPatch && (!strided_ || phases_apply);
   const index_t span_y = g.dilate_y * (g.kernel_y - 1);

@@ -32,17 +32,16 @@ class ShiftedConvPlan {
  public:
   ShiftedConvPlan() = default;
   // For a conv of geometry `g` into `nchannel` channels in `ngroup` groups,
-  // run by `tasks` tasks at once; strided only if `phase_planes`.
+  // run by `tasks` tasks at once.
   ShiftedConvPlan(const ConvGeometry& g, index_t ngroup, index_t nchannel,
-                  index_t tasks, bool phase_planes = true);
+                  index_t tasks);
 
   // Whether the kernel computes the forward pass: at least kMinPatch
   // products per output (channels / ngroup * kernel_y * kernel_x; with
   // fewer, storing the outputs outweighs computing them: LeNet's 1-channel
   // 5x5 conv1 was 1.4x slower than im2col + matrix product), and stride 1,
-  // or, where the constructor's `phase_planes`, a stride with dilate 1, one
-  // group and a kernel at least as large as the stride, on the image's
-  // phase planes (layers/shifted_conv.h).
+  // or a stride with dilate 1, one group and a kernel at least as large as
+  // the stride, on the image's phase planes (layers/shifted_conv.h).
   bool forward() const { return forward_; }
   static constexpr index_t kMinPatch = 32;
   // Whether it computes the input gradient: forward(), and with stride 1
