@@ -12,10 +12,10 @@
 // (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
 // the input gradient (padding at most dilate * (kernel - 1)); so does a
 // strided one (no dilation, one group, kernel at least the stride) on the
-// image's phase planes. When the padded
-// images of the whole batch fit in temp_col_max * 2^18 elements (cxxnet's
-// unit: 1 MiB of float; default 64), a training Forward keeps them for the
-// weight gradient, which then pads nothing again. Every other pass runs as
+// image's phase planes. When the padded images of the whole batch fit in
+// temp_col_max * 2^18 elements (cxxnet's unit: 1 MiB of float; default
+// 64), a training Forward keeps them for the weight gradient, which then
+// pads nothing again. Every other pass runs as
 // im2col + one matrix product per group: the patch matrices of the images
 // in flight take at most temp_col_max * 2^18 elements together, but at
 // least one image (temp_col_max = 0: one image at a time). They are
@@ -381,7 +381,7 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   // The stride-1 kernel's passes (float only).
   ShiftedConvPlan shifted_;
   // Whether cols_[n] holds image n's patch matrix from the last Forward (a
-  // training one, BatchColsFit), for Backprop.
+  // training one whose batch's fit in temp_col_max), for Backprop.
   bool cols_hold_batch_ = false;
   // Whether shifted_ keeps image n's padded planes from the last Forward (a
   // training one whose batch fits in temp_col_max), for Backprop.

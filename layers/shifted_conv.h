@@ -147,7 +147,7 @@ void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
 // the output gradient transposed at the input's pitch, out height *
 // row_pitch rows of ShiftedConvChannelPitch floats (out_channels rounded
 // up to 16), row oy * row_pitch + ox holding pixel (oy, ox) of every
-// channel, zeros past out width and past out_channels
+// channel (the rows past out width are not read), zeros past out_channels
 // (ShiftedConvTransposedGradientSize floats; zero them once).
 int64_t ShiftedConvChannelPitch(const ShiftedConvShape& s);
 int64_t ShiftedConvTransposedGradientSize(const ShiftedConvShape& s);

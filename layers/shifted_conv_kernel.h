@@ -145,11 +145,12 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
   }
   const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t row_step = s.dilate_y * s.row_pitch;
+  // With a stride, the phase planes lie phase by phase, each phase with
+  // every channel's.
+  const int64_t phase_step = s.channels * plane;
   for (int64_t c = 0; c < s.channels; ++c) {
+    const float* channel = in + c * plane;
     if constexpr (kStrided) {
-      // Phase planes lie phase by phase, each with every channel's.
-      const float* channel = in + c * plane;
-      const int64_t phase_step = s.channels * plane;
       for (int64_t py = 0; py < s.stride_y; ++py) {
         const float* row = channel + py * s.stride_x * phase_step;
         for (int64_t i = py; i < s.kernel_y; i += s.stride_y, row += row_step) {
@@ -163,7 +164,6 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
         }
       }
     } else {
-      const float* channel = in + c * plane;
       for (int64_t i = 0; i < s.kernel_y; ++i) {
         const float* row = channel + i * row_step;
         for (int64_t j = 0; j < s.kernel_x; ++j) {
