@@ -38,15 +38,6 @@ int64_t ShiftedConvPackedSize(const ShiftedConvShape& s) {
   return blocks * kShiftedConvRows * s.channels * s.kernel_y * s.kernel_x;
 }
 
-int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s) {
-  const int64_t rows = (s.out_channels + kShiftedConvRows - 1) /
-                       kShiftedConvRows * kShiftedConvRows;
-  // Each row's positions rounded up to a run, and the last row's read of a
-  // whole vector past its end.
-  const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
-  return rows * (positions + kShiftedConvMaxRun) + kShiftedConvMaxRun;
-}
-
 namespace {
 
 // Where the kernel takes tap i of a side of `kernel` taps at `stride`: the
@@ -329,12 +320,11 @@ SimdWidth WidestSimd() {
 }
 
 void ShiftedConv(const ShiftedConvShape& s, const float* packed,
-                 const float* padded, float* workspace, float* out,
-                 SimdWidth simd) {
+                 const float* padded, float* out, SimdWidth simd) {
   if (simd == SimdWidth::kAvx512) {
-    ShiftedConvAvx512(s, packed, padded, workspace, out);
+    ShiftedConvAvx512(s, packed, padded, out);
   } else {
-    ShiftedConvAvx2(s, packed, padded, workspace, out);
+    ShiftedConvAvx2(s, packed, padded, out);
   }
 }
 

@@ -11,7 +11,7 @@
 // The kernel runs over consecutive positions q with SIMD vectors, as a
 // matrix product whose right-hand matrix is the shifted planes themselves;
 // the positions with ox >= out_width (they straddle a row's end) are
-// computed and dropped. The zeros between two rows serve as the right
+// computed and not stored. The zeros between two rows serve as the right
 // padding of one and the left padding of the next, so a row needs only
 // pad_x of them (ShiftedConvRowPitch), and fewer positions are dropped.
 //
@@ -30,8 +30,7 @@
 //   std::vector<float> packed(ShiftedConvPackedSize(s));
 //   PackShiftedConvWeights(s, ShiftedConvWeights::kForward, wmat, packed);
 //   PadPlanes(s, image, h, w, 1, 1, padded.data());
-//   std::vector<float> workspace(ShiftedConvWorkspaceSize(s));
-//   ShiftedConv(s, packed.data(), padded.data(), workspace.data(), out);
+//   ShiftedConv(s, packed.data(), padded.data(), out);
 #ifndef UMBRA_LAYERS_SHIFTED_CONV_H_
 #define UMBRA_LAYERS_SHIFTED_CONV_H_
 
@@ -81,10 +80,6 @@ int64_t ShiftedConvOutWidth(const ShiftedConvShape& s);
 // interiors.
 int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 
-// Floats of the workspace ShiftedConv computes in, before it drops the
-// positions past each row's end.
-int64_t ShiftedConvWorkspaceSize(const ShiftedConvShape& s);
-
 // Floats of the packed weights.
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s);
 
@@ -119,11 +114,11 @@ enum class SimdWidth { kAvx2, kAvx512 };
 SimdWidth WidestSimd();
 
 // out (out_channels, out height, out width, contiguous) = the convolution
-// of `padded` (ShiftedConvInputSize floats) by `packed`, computed in
-// `workspace` (ShiftedConvWorkspaceSize floats). simd = kAvx512 only where
-// WidestSimd() is.
+// of `padded` (ShiftedConvInputSize floats) by `packed`, each output
+// pixel stored once (the positions past a row's end are not). simd =
+// kAvx512 only where WidestSimd() is.
 void ShiftedConv(const ShiftedConvShape& s, const float* packed,
-                 const float* padded, float* workspace, float* out,
+                 const float* padded, float* out,
                  SimdWidth simd = WidestSimd());
 
 // The weight gradient reads the output gradient spread at the input's

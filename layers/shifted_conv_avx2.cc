@@ -8,6 +8,20 @@ namespace umbra {
 namespace layers {
 namespace {
 
+// For each 8-bit mask, the lanes whose bit is set, in order, then zeros.
+struct KeptLanes {
+  int32_t order[256][8];
+  constexpr KeptLanes() : order() {
+    for (int keep = 0; keep < 256; ++keep) {
+      int kept = 0;
+      for (int lane = 0; lane < 8; ++lane) {
+        if (keep >> lane & 1) order[keep][kept++] = lane;
+      }
+    }
+  }
+};
+constexpr KeptLanes kKeptLanes;
+
 struct Avx2 {
   using V = __m256;
   static constexpr int kLanes = 8;
@@ -22,19 +36,25 @@ struct Avx2 {
     const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
     return _mm_cvtss_f32(_mm_add_ss(two, _mm_movehdup_ps(two)));
   }
-  // Stores the first n < kLanes floats of v.
-  static void StoreFirst(float* p, V v, int64_t n) {
+  // Stores the lanes of v whose bit is set in `keep` at p on, one after
+  // another: moved to the front by a permutation from a table, then stored
+  // under a mask of the first lanes.
+  static void StoreKept(float* p, V v, uint32_t keep) {
+    if (keep == 0xff) return _mm256_storeu_ps(p, v);
+    const __m256i order = _mm256_loadu_si256(
+        reinterpret_cast<const __m256i*>(kKeptLanes.order[keep]));
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    _mm256_maskstore_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lanes),
-                        v);
+    const __m256i first =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(__builtin_popcount(keep)), lanes);
+    _mm256_maskstore_ps(p, first, _mm256_permutevar8x32_ps(v, order));
   }
 };
 
 }  // namespace
 
 void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
-                     const float* padded, float* workspace, float* out) {
-  shifted_conv_internal::Compute<Avx2, 4>(s, packed, padded, workspace, out);
+                     const float* padded, float* out) {
+  shifted_conv_internal::Compute<Avx2, 4>(s, packed, padded, out);
 }
 
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,

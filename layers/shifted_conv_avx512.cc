@@ -18,17 +18,21 @@ struct Avx512 {
   static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static void StoreUnaligned(float* p, V v) { _mm512_storeu_ps(p, v); }
   static float Sum(V v) { return _mm512_reduce_add_ps(v); }
-  // Stores the first n < kLanes floats of v.
-  static void StoreFirst(float* p, V v, int64_t n) {
-    _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), v);
+  // Stores the lanes of v whose bit is set in `keep` at p on, one after
+  // another (compressed in a register: the compressing store to memory is
+  // microcoded on AMD's Zen 4).
+  static void StoreKept(float* p, V v, uint32_t keep) {
+    if (keep == 0xffff) return _mm512_storeu_ps(p, v);
+    _mm512_mask_storeu_ps(p, __mmask16((1u << __builtin_popcount(keep)) - 1),
+                          _mm512_maskz_compress_ps(__mmask16(keep), v));
   }
 };
 
 }  // namespace
 
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
-                       const float* padded, float* workspace, float* out) {
-  shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, workspace, out);
+                       const float* padded, float* out) {
+  shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, out);
 }
 
 void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,

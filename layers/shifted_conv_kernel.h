@@ -22,9 +22,9 @@ constexpr int64_t kShiftedConvRows = 8;
 constexpr int64_t kShiftedConvMaxRun = 64;
 
 void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
-                     const float* padded, float* workspace, float* out);
+                     const float* padded, float* out);
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
-                       const float* padded, float* workspace, float* out);
+                       const float* padded, float* out);
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
                                    const float* padded, const float* out_grad,
                                    float* weight_grad);
@@ -127,16 +127,48 @@ inline __attribute__((always_inline)) void AddTap(
   }
 }
 
+// Where one run's kVecs vectors of positions go in an output plane: the
+// lanes of vector v whose bit is set in keep[v] (positions within a row's
+// out width, in the last row or before) to the plane's pixel offset[v] on,
+// one after another: a plane holds its pixels in position order without
+// the dropped positions, so a vector's kept lanes are consecutive pixels.
+template <int kVecs>
+struct RunStores {
+  int64_t offset[kVecs];
+  uint32_t keep[kVecs];
+};
+
+// The stores of the run of kVecs vectors of kLanes from position `first`
+// (of `positions` in all).
+template <int kVecs, int kLanes>
+RunStores<kVecs> PlanRunStores(const ShiftedConvShape& s, int64_t first,
+                               int64_t positions) {
+  RunStores<kVecs> stores;
+  for (int v = 0; v < kVecs; ++v) {
+    const int64_t q = first + v * kLanes;
+    int64_t x = q % s.row_pitch;
+    stores.offset[v] = q / s.row_pitch * s.out_width + Smaller(x, s.out_width);
+    uint32_t keep = 0;
+    for (int lane = 0; lane < kLanes && q + lane < positions; ++lane, ++x) {
+      if (x == s.row_pitch) x = 0;
+      if (x < s.out_width) keep |= 1u << lane;
+    }
+    stores.keep[v] = keep;
+  }
+  return stores;
+}
+
 // A run of kRows output channels (packed rows row0 .. row0 + kRows) by
 // kVecs vectors of consecutive positions starting at `in` (the position's
-// pixel in plane 0): acc = sum over channels and taps, stored to
-// run[r * pitch + q]. kStrided: on phase planes, the taps phase by phase
+// pixel in plane 0): acc = sum over channels and taps, row r's kept pixels
+// stored in out + r * out_plane by `stores`, the first `rows` rows only.
+// kStrided: on phase planes, the taps phase by phase
 // (PackShiftedConvWeights's order); else row by row, each row's in order.
 template <class Simd, int kRows, int kVecs, bool kStrided>
 inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
-                       const float* in, float* run, int64_t pitch) {
+                       const float* in, const RunStores<kVecs>& stores,
+                       int64_t rows, float* out, int64_t out_plane) {
   using V = typename Simd::V;
-  constexpr int kLanes = Simd::kLanes;
   V acc[kRows][kVecs];
 #pragma GCC unroll 8
   for (int r = 0; r < kRows; ++r) {
@@ -175,64 +207,39 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
   }
 #pragma GCC unroll 8
   for (int r = 0; r < kRows; ++r) {
+    if (r == rows) break;
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v) {
-      Simd::StoreUnaligned(run + r * pitch + v * kLanes, acc[r][v]);
+      Simd::StoreKept(out + r * out_plane + stores.offset[v], acc[r][v],
+                      stores.keep[v]);
     }
   }
 }
 
-// Copies the rows of `computed` (channels at a pitch of `pitch`, each
-// holding out_height rows of row_pitch positions) into the output
-// planes, dropping the positions past each row's end.
-template <class Simd>
-void Compact(const ShiftedConvShape& s, const float* computed, int64_t pitch,
-             float* out) {
-  constexpr int64_t kLanes = Simd::kLanes;
-  const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
-  for (int64_t m = 0; m < s.out_channels; ++m) {
-    for (int64_t oy = 0; oy < out_h; ++oy) {
-      const float* from = computed + m * pitch + oy * s.row_pitch;
-      float* to = out + (m * out_h + oy) * out_w;
-      if (out_w < kLanes) {
-        Simd::StoreFirst(to, Simd::Load(from), out_w);
-        continue;
-      }
-      int64_t x = 0;
-      for (; x + kLanes <= out_w; x += kLanes) {
-        Simd::StoreUnaligned(to + x, Simd::Load(from + x));
-      }
-      // The last vector overlaps the one before it.
-      if (x < out_w) {
-        Simd::StoreUnaligned(to + out_w - kLanes,
-                             Simd::Load(from + out_w - kLanes));
-      }
-    }
-  }
-}
-
-// Every run of `kVecs` vectors, output channels kRows at a time, into
-// `workspace`, then compacted into `out`.
+// Every run of `kVecs` vectors, output channels kRows at a time, straight
+// into `out`.
 template <class Simd, int kRows, int kVecs, bool kStrided>
 void ComputeAll(const ShiftedConvShape& s, const float* packed,
-                const float* padded, float* workspace, float* out) {
+                const float* padded, float* out) {
   constexpr int64_t kRun = kVecs * Simd::kLanes;
   static_assert(kRun <= kShiftedConvMaxRun, "the input tail is too short");
   static_assert(kShiftedConvRows % kRows == 0, "rows split a packed block");
   const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
-  const int64_t pitch = (positions + kRun - 1) / kRun * kRun;
+  const int64_t out_plane = ShiftedConvOutHeight(s) * s.out_width;
   const int64_t block_size =
       s.channels * s.kernel_y * s.kernel_x * kShiftedConvRows;
   for (int64_t first = 0; first < positions; first += kRun) {
+    const RunStores<kVecs> stores =
+        PlanRunStores<kVecs, Simd::kLanes>(s, first, positions);
     for (int64_t m = 0; m < s.out_channels; m += kRows) {
       const int64_t block = m / kShiftedConvRows;
       const float* rows =
           packed + block * block_size + (m - block * kShiftedConvRows);
-      ComputeRun<Simd, kRows, kVecs, kStrided>(
-          s, rows, padded + first, workspace + m * pitch + first, pitch);
+      ComputeRun<Simd, kRows, kVecs, kStrided>(s, rows, padded + first, stores,
+                                               s.out_channels - m,
+                                               out + m * out_plane, out_plane);
     }
   }
-  Compact<Simd>(s, workspace, pitch, out);
 }
 
 // The run length, in vectors of kLanes, that computes the fewest positions
@@ -253,14 +260,14 @@ int BestVectorsPerRun(const ShiftedConvShape& s) {
 
 template <class Simd, int kRows>
 void Compute(const ShiftedConvShape& s, const float* packed,
-             const float* padded, float* workspace, float* out) {
+             const float* padded, float* out) {
   const bool strided = s.stride_y > 1 || s.stride_x > 1;
   WithCount<3>(BestVectorsPerRun<Simd>(s), [&](auto vectors) {
     constexpr int kVecs = decltype(vectors)::value;
     if (strided) {
-      ComputeAll<Simd, kRows, kVecs, true>(s, packed, padded, workspace, out);
+      ComputeAll<Simd, kRows, kVecs, true>(s, packed, padded, out);
     } else {
-      ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, workspace, out);
+      ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, out);
     }
   });
 }

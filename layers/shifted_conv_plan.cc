@@ -88,13 +88,6 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
     padded_grads_.assign(
         tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
   }
-  workspace_size_ = std::max(ShiftedConvWorkspaceSize(forward_shape_),
-                             ShiftedConvWorkspaceSize(adjoint_shape_));
-  for (const PhaseAdjoint& phase : phase_adjoints_) {
-    workspace_size_ =
-        std::max(workspace_size_, ShiftedConvWorkspaceSize(phase.shape));
-  }
-  workspaces_.resize(tasks * workspace_size_);
 }
 
 void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
@@ -193,14 +186,14 @@ float* ShiftedConvPlan::PaddedImage(index_t task, index_t kept) {
 
 void ShiftedConvPlan::Forward(index_t task, const float* image, float* out,
                               index_t kept) {
-  Run(forward_shape_, packed_forward_, task, image, geom_.height, geom_.width,
+  Run(forward_shape_, packed_forward_, image, geom_.height, geom_.width,
       geom_.pad_y, geom_.pad_x, PaddedImage(task, kept), out);
 }
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
                                     float* in_grad) {
   if (!strided_) {
-    Run(adjoint_shape_, packed_adjoint_, task, out_grad, geom_.out_height,
+    Run(adjoint_shape_, packed_adjoint_, out_grad, geom_.out_height,
         geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
         geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x,
         padded_grads_.data() +
@@ -211,7 +204,6 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
   // Every phase's gradient, phase by phase as the phase planes lie.
   float* phase_grad = phase_grads_.data() + task * phase_grad_size_;
   float* padded = padded_grads_.data() + task * phase_padded_size_;
-  float* workspace = workspaces_.data() + task * workspace_size_;
   const index_t phase_size = forward_shape_.channels *
                              forward_shape_.padded_height *
                              forward_shape_.row_pitch;
@@ -221,7 +213,6 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
     PadPlanes(shape, out_grad, geom_.out_height, geom_.out_width,
               shape.kernel_y - 1, shape.kernel_x - 1, buffer);
     ShiftedConv(shape, packed_adjoint_.data() + phase.packed_offset, buffer,
-                workspace,
                 phase_grad + (phase.py * forward_shape_.stride_x + phase.px) *
                                  phase_size);
   }
@@ -291,10 +282,9 @@ index_t ShiftedConvPlan::TransposedWeightsSize() const {
 }
 
 void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
-                          const std::vector<float>& packed, index_t task,
-                          const float* planes, index_t height, index_t width,
-                          index_t pad_y, index_t pad_x, float* buffer,
-                          float* out) {
+                          const std::vector<float>& packed, const float* planes,
+                          index_t height, index_t width, index_t pad_y,
+                          index_t pad_x, float* buffer, float* out) {
   PadPlanes(AllGroups(shape, ngroup_), planes, height, width, pad_y, pad_x,
             buffer);
   const index_t group_planes =
@@ -305,7 +295,6 @@ void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
   for (index_t g = 0; g < ngroup_; ++g) {
     ShiftedConv(shape, packed.data() + g * packed_size,
                 buffer + g * group_planes,
-                workspaces_.data() + task * workspace_size_,
                 out + g * shape.out_channels * out_plane);
   }
 }

@@ -96,12 +96,12 @@ class ShiftedConvPlan {
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
   // Runs `shape` with `packed` group by group (the weights for group g at
-  // g * ShiftedConvPackedSize(shape)) in task's workspace: pads `planes`
-  // (shape.channels * ngroup of height x width, padded by pad_y, pad_x)
-  // into `padded` and convolves it into `out`.
+  // g * ShiftedConvPackedSize(shape)): pads `planes` (shape.channels *
+  // ngroup of height x width, padded by pad_y, pad_x) into `padded` and
+  // convolves it into `out`.
   void Run(const ShiftedConvShape& shape, const std::vector<float>& packed,
-           index_t task, const float* planes, index_t height, index_t width,
-           index_t pad_y, index_t pad_x, float* padded, float* out);
+           const float* planes, index_t height, index_t width, index_t pad_y,
+           index_t pad_x, float* padded, float* out);
   // Where Forward pads image `kept` (>= 0), else task's image.
   float* PaddedImage(index_t task, index_t kept);
 
@@ -136,9 +136,6 @@ class ShiftedConvPlan {
   // planes' gradient (phase_grad_size_ floats).
   std::vector<float> phase_weights_, phase_grads_;
   index_t phase_grad_size_ = 0;
-  // Per task: ShiftedConv's workspace, for either pass.
-  index_t workspace_size_ = 0;
-  std::vector<float> workspaces_;
 };
 
 }  // namespace layers

@@ -188,9 +188,7 @@ std::vector<float> RunShifted(const ShiftedConvShape& s,
   constexpr int64_t kGuard = 64;
   constexpr float kGuardValue = -7.f;
   std::vector<float> guarded(kGuard + out_size + kGuard, kGuardValue);
-  std::vector<float> workspace(ShiftedConvWorkspaceSize(s));
-  ShiftedConv(s, packed.data(), padded.data(), workspace.data(),
-              guarded.data() + kGuard, simd);
+  ShiftedConv(s, packed.data(), padded.data(), guarded.data() + kGuard, simd);
   for (int64_t i = 0; i < kGuard; ++i) {
     EXPECT_EQ(guarded[i], kGuardValue) << "written before the output";
     EXPECT_EQ(guarded[kGuard + out_size + i], kGuardValue)
