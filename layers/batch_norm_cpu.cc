@@ -86,7 +86,8 @@ bool PlanesAreWholeLines(const Tensor<cpu, 3, DType>& t) {
 // hence whole lines only. (Streaming every whole line of a range, packets
 // across planes with each lane's channel, made the 14x14 planes 1.2x slower
 // and left the 7x7 ones as they were.)
-template <bool kStreamXhat, typename DType>
+// kRelu: out = relu(xhat * g + b).
+template <bool kStreamXhat, bool kRelu, typename DType>
 void NormalizePlane(const DType* v, index_t inner, DType m, DType s, DType g,
                     DType b, DType* xhat, DType* out) {
   typedef Packet<DType> P;
@@ -100,13 +101,34 @@ void NormalizePlane(const DType* v, index_t inner, DType m, DType s, DType g,
     } else {
       normal.StoreUnAligned(xhat + i);
     }
-    (normal * pg + pb).StoreUnAligned(out + i);
+    const P affine = normal * pg + pb;
+    (kRelu ? Max(affine, P::Fill(DType(0))) : affine).StoreUnAligned(out + i);
   }
   for (; i < inner; ++i) {
     const DType normal = (v[i] - m) * s;
     xhat[i] = normal;
-    out[i] = normal * g + b;
+    const DType affine = normal * g + b;
+    out[i] = kRelu && !(affine > DType(0)) ? DType(0) : affine;
   }
+}
+
+// g *= relu's gradient at the forward's out = h * gamma + beta, for one
+// plane of `inner` elements with xhat h: 1 where out is positive, else 0
+// (the same arithmetic as NormalizePlane's, so the same sign; and g times
+// 0 or 1, as the relu layer's Backprop computes it).
+template <typename DType>
+void ApplyReluGradient(DType* g, const DType* h, index_t inner, DType gamma,
+                       DType beta) {
+  typedef Packet<DType> P;
+  const index_t k = P::kSize;
+  const P pgamma = P::Fill(gamma), pbeta = P::Fill(beta), zero = P::Fill(0);
+  index_t i = 0;
+  for (; i + k <= inner; i += k) {
+    (P::LoadUnAligned(g + i) *
+     LessAsOne(zero, P::LoadUnAligned(h + i) * pgamma + pbeta))
+        .StoreUnAligned(g + i);
+  }
+  for (; i < inner; ++i) g[i] *= DType(DType(0) < h[i] * gamma + beta);
 }
 
 // Planes of one element (a matrix's batch_norm, as after fullc): row n
@@ -299,8 +321,10 @@ template <typename DType>
 void NormalizeChannels(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
                        Tensor<cpu, 1, DType> inv_std,
                        Tensor<cpu, 1, DType> gamma, Tensor<cpu, 1, DType> beta,
-                       Tensor<cpu, 3, DType> xhat, Tensor<cpu, 3, DType> out) {
+                       Tensor<cpu, 3, DType> xhat, Tensor<cpu, 3, DType> out,
+                       bool relu) {
   if (x.size(2) == 1) {
+    if (relu) ThrowTensorError("batch_norm: relu fused on a matrix");
     return NormalizeMatrix(x, mean, inv_std, gamma, beta, xhat, out);
   }
   const index_t inner = x.size(2);
@@ -312,10 +336,14 @@ void NormalizeChannels(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
         DType* h = xhat.dptr_ + offset;
         DType* o = out.dptr_ + offset;
         const DType m = mean[c], s = inv_std[c], g = gamma[c], b = beta[c];
-        if (stream) {
-          NormalizePlane<true>(v, inner, m, s, g, b, h, o);
+        if (stream && relu) {
+          NormalizePlane<true, true>(v, inner, m, s, g, b, h, o);
+        } else if (stream) {
+          NormalizePlane<true, false>(v, inner, m, s, g, b, h, o);
+        } else if (relu) {
+          NormalizePlane<false, true>(v, inner, m, s, g, b, h, o);
         } else {
-          NormalizePlane<false>(v, inner, m, s, g, b, h, o);
+          NormalizePlane<false, false>(v, inner, m, s, g, b, h, o);
         }
       },
       [&] {
@@ -326,8 +354,10 @@ void NormalizeChannels(Tensor<cpu, 3, DType> x, Tensor<cpu, 1, DType> mean,
 template <typename DType>
 void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
                          Tensor<cpu, 1, DType> sum_grad,
-                         Tensor<cpu, 1, DType> sum_grad_xhat) {
+                         Tensor<cpu, 1, DType> sum_grad_xhat,
+                         const ReluAfterAffine<DType>* relu) {
   if (grad.size(2) == 1) {
+    if (relu) ThrowTensorError("batch_norm: relu fused on a matrix");
     return MatrixGradientSums(grad, xhat, sum_grad, sum_grad_xhat);
   }
   typedef Packet<DType> P;
@@ -335,8 +365,9 @@ void ChannelGradientSums(Tensor<cpu, 3, DType> grad, Tensor<cpu, 3, DType> xhat,
   std::vector<DType> plane_grad(grad.size(0) * channels),
       plane_grad_xhat(grad.size(0) * channels);
   ForEachPlane(grad.shape_, [&](index_t n, index_t c, index_t offset) {
-    const DType* g = grad.dptr_ + offset;
+    DType* g = grad.dptr_ + offset;
     const DType* h = xhat.dptr_ + offset;
+    if (relu) ApplyReluGradient(g, h, inner, relu->gamma[c], relu->beta[c]);
     plane_grad[n * channels + c] = SumOf(g, inner);
     plane_grad_xhat[n * channels + c] = SumPlane<DType>(
         inner,
@@ -383,10 +414,10 @@ void NormalizeChannelGradient(Tensor<cpu, 3, DType> grad,
   template void NormalizeChannels(                                           \
       Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>,   \
       Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>,   \
-      Tensor<cpu, 3, DType>);                                                \
+      Tensor<cpu, 3, DType>, bool);                                          \
   template void ChannelGradientSums(                                         \
       Tensor<cpu, 3, DType>, Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>,   \
-      Tensor<cpu, 1, DType>);                                                \
+      Tensor<cpu, 1, DType>, const ReluAfterAffine<DType>*);                 \
   template void NormalizeChannelGradient(                                    \
       Tensor<cpu, 3, DType>, Tensor<cpu, 3, DType>, Tensor<cpu, 1, DType>,   \
       Tensor<cpu, 1, DType>, Tensor<cpu, 1, DType>, Tensor<cpu, 3, DType>);

@@ -88,7 +88,9 @@ class BatchNormLayer : public Layer<xpu, DType> {
     LayerTypeInfo info;
     info.description =
         "Batch normalisation per channel with learnable gamma and beta; "
-        "moving mean and variance (states) at test time. Runs in place.";
+        "moving mean and variance (states) at test time. Runs in place; on "
+        "the CPU it also computes an in-place relu that follows it on image "
+        "planes (the net skips that relu layer).";
     info.params = {BatchNormParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"gamma", "beta"};
     // cxxnet visited gamma and beta as wmat and bias.
@@ -96,6 +98,13 @@ class BatchNormLayer : public Layer<xpu, DType> {
     return info;
   }
   bool SupportsInPlace() const override { return true; }
+  // On the CPU, with planes of more than one element (not after fullc).
+  bool FuseRelu() override {
+    if constexpr (std::is_same<xpu, cpu>::value) {
+      relu_ = xhat_.size(2) > 1;
+    }
+    return relu_;
+  }
 
   void Forward(bool is_train) override {
     const Tensor<xpu, 3, DType> in = ChannelView(this->in(0).data);
@@ -113,8 +122,11 @@ class BatchNormLayer : public Layer<xpu, DType> {
     const Tensor<xpu, 3, DType> grad = ChannelView(this->out(0).grad);
     const Shape<3> shape = grad.shape_;
     if constexpr (std::is_same<xpu, cpu>::value) {
+      // The fused relu's gradient first, in grad.
+      const ReluAfterAffine<DType> relu{this->weight(gamma_),
+                                        this->weight(beta_)};
       ChannelGradientSums(grad, xhat_.view(), sum_grad_.view(),
-                          sum_grad_xhat_.view());
+                          sum_grad_xhat_.view(), relu_ ? &relu : nullptr);
     } else {
       sum_grad_ = sumall_except_dim<1>(grad);
       sum_grad_xhat_ = sumall_except_dim<1>(grad * xhat_);
@@ -207,7 +219,7 @@ class BatchNormLayer : public Layer<xpu, DType> {
       inv_std_ = F<::umbra::op::rsqrt>(moving_var + scalar(eps));
     }
     NormalizeChannels(in, mean, inv_std_.view(), this->weight(gamma_),
-                      this->weight(beta_), xhat_.view(), out);
+                      this->weight(beta_), xhat_.view(), out, relu_);
   }
 
   // Turns this rank's mean_ and squared deviations var_ into the global
@@ -289,6 +301,8 @@ class BatchNormLayer : public Layer<xpu, DType> {
   bool trained_ = false;
   // Whether it also updated the moving averages (training, not test time).
   bool update_moving_ = false;
+  // Whether it computes the in-place relu after it (FuseRelu).
+  bool relu_ = false;
   // The normalised input of the last Forward, (batch, channels, inner).
   TensorContainer<xpu, 3, DType> xhat_{false};
   TensorContainer<xpu, 1, DType> mean_{false};

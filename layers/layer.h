@@ -240,6 +240,11 @@ class Layer {
   // gradient instead of memory of its own (when nothing writes the input in
   // place); Backprop then skips that copy.
   virtual bool BackpropCopiesGradientTo(size_t input) const { return false; }
+  // Asks the layer (after Setup) to compute an in-place relu of its only
+  // output as well, relu in Forward and relu's gradient in Backprop, so that
+  // a net can skip the relu layer that follows it; returns whether it will.
+  // (Running that relu layer anyway changes nothing: relu is idempotent.)
+  virtual bool FuseRelu() { return false; }
   // For losses: the mean loss per example of the last Forward that had
   // labels (grad_scale not applied); NaN before that and for other layers.
   virtual double Loss() const {

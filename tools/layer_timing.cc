@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/layer_timing_impl.h"
 
@@ -46,9 +47,9 @@ std::string FormatNetTiming(const NetTiming& timing, const CpuPeak* peak) {
       rates = absl::StrFormat("%15s %s", "",
                               RateAndShare(layer.bytes / seconds / 1e9, copy));
     }
-    absl::StrAppendFormat(&out, "%-16s %-14s %12.3f %12.3f %s\n", layer.name,
-                          layer.type, layer.forward_ms, layer.backward_ms,
-                          rates);
+    absl::StrAppendFormat(&out, "%-16s %-14s %12.3f %12.3f", layer.name,
+                          layer.type, layer.forward_ms, layer.backward_ms);
+    absl::StrAppend(&out, rates.empty() ? "" : " ", rates, "\n");
   }
   const double both = timing.forward_ms + timing.backward_ms;
   absl::StrAppendFormat(

@@ -191,6 +191,9 @@ class BasicNetwork {
   const std::vector<std::unique_ptr<LayerType>>& layers() const {
     return layers_;
   }
+  // Whether layer i is an in-place relu that the layer before it computes
+  // (Layer::FuseRelu): Forward and Backprop skip it.
+  bool fused_into_previous(size_t i) const { return fused_into_previous_[i]; }
   const NetConfig& net_config() const { return config_; }
   Shape<4> input_shape() const { return shapes_[kInputNode]; }
   // What the net's tensors take, counted from the shapes before they were
@@ -232,6 +235,10 @@ class BasicNetwork {
   // place, that layer's output's source.
   std::vector<int> GradientSources(const NodeUse& use) const;
   void SetUpLayers(const NetSplit<xpu>& split);
+  // Offers every in-place relu layer to the layer before it, when that one
+  // writes only the relu's node (Layer::FuseRelu); fills
+  // fused_into_previous_.
+  void FuseRelus();
   // Checks that the weights of share[...] layer `index` have the shapes of
   // its primary's, and makes them the primary's weights.
   void ShareWeights(size_t index);
@@ -250,6 +257,7 @@ class BasicNetwork {
   std::vector<std::unique_ptr<LayerType>> layers_;
   // Per layer: whether Backprop should write its inputs' gradients.
   std::vector<bool> prop_grad_;
+  std::vector<bool> fused_into_previous_;
   std::vector<Shape<4>> shapes_;
   NetTensorBytes tensor_bytes_;
   std::vector<std::unique_ptr<OwnedNode>> storage_;

@@ -183,6 +183,21 @@ BasicNetwork<xpu>::BasicNetwork(const TrainConfig& config,
   CheckMemory(config, memory_bytes);
   AllocateNodes(config, use, data_source, grad_source);
   SetUpLayers(split);
+  FuseRelus();
+}
+
+template <typename xpu>
+void BasicNetwork<xpu>::FuseRelus() {
+  fused_into_previous_.assign(layers_.size(), false);
+  for (size_t i = 1; i < layers_.size(); ++i) {
+    const LayerDeclaration& layer = config_.layers[i];
+    const bool in_place_relu = layer.type == "relu" &&
+                               layer.inputs.size() == 1 &&
+                               layer.inputs == layer.outputs;
+    if (in_place_relu && config_.layers[i - 1].outputs == layer.outputs) {
+      fused_into_previous_[i] = layers_[i - 1]->FuseRelu();
+    }
+  }
 }
 
 template <typename xpu>
@@ -612,14 +627,16 @@ void BasicNetwork<xpu>::SetLabel(const std::string& field,
 
 template <typename xpu>
 void BasicNetwork<xpu>::Forward(bool is_train) {
-  for (auto& layer : layers_) layer->Forward(is_train);
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (!fused_into_previous_[i]) layers_[i]->Forward(is_train);
+  }
 }
 
 template <typename xpu>
 void BasicNetwork<xpu>::Backprop(
     const std::function<void(size_t layer)>& layer_done) {
   for (size_t i = layers_.size(); i-- > 0;) {
-    layers_[i]->Backprop(prop_grad_[i]);
+    if (!fused_into_previous_[i]) layers_[i]->Backprop(prop_grad_[i]);
     if (layer_done) layer_done(i);
   }
 }

@@ -315,6 +315,56 @@ TEST(NetworkTest, FlattenSharesItsInputsMemoryAsAMatrix) {
   ExpectTheSameTraining(sharing.get(), separate.get());
 }
 
+// conv, batch_norm, relu, fullc. With the relu in place after batch_norm
+// (`in_place`), batch_norm computes it and the net skips the relu layer;
+// into a node of its own, the relu layer runs. `bn_settings` follow the
+// batch_norm line.
+std::string BatchNormReluNet(bool in_place, const std::string& bn_settings) {
+  return "layer[in->a] = conv:conv1\n"
+         "  kernel_size = 3\n"
+         "  nchannel = 3\n"
+         "  pad = 1\n"
+         "  no_bias = 1\n"
+         "  init_sigma = 1\n"  // outputs far from 0 for the moving averages
+         "layer[a->a] = batch_norm:bn1\n" +
+         bn_settings +
+         (in_place ? "layer[a->a] = relu\nlayer[a->f] = flatten\n"
+                   : "layer[a->r] = relu\nlayer[r->f] = flatten\n") +
+         "layer[f->o] = fullc:fc1\n"
+         "  nhidden = 8\n"
+         "layer[o->o] = l2_loss\n";
+}
+
+TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
+  // Planes of 5 x 5: whole packets and a tail.
+  const Shape<4> image = Shape4(10, 2, 5, 5);
+  // With the batch's statistics, and with the moving averages (whose
+  // backward pass differs).
+  for (const std::string bn_settings : {"", "  use_global_stats = 1\n"}) {
+    SCOPED_TRACE(bn_settings);
+    std::unique_ptr<Network> fused =
+        Build(BatchNormReluNet(true, bn_settings), "", image);
+    std::unique_ptr<Network> separate =
+        Build(BatchNormReluNet(false, bn_settings), "", image);
+    EXPECT_TRUE(fused->fused_into_previous(2));
+    EXPECT_FALSE(separate->fused_into_previous(2));
+    ExpectTheSameTraining(fused.get(), separate.get());
+  }
+  // batch_norm of a matrix (after fullc) leaves its relu to the relu layer,
+  // and so does a layer that cannot compute it (fullc).
+  std::unique_ptr<Network> unfused = Build(
+      "layer[in->a] = fullc:fc1\n"
+      "  nhidden = 8\n"
+      "layer[a->a] = batch_norm:bn1\n"
+      "layer[a->a] = relu\n"
+      "layer[a->b] = fullc:fc2\n"
+      "  nhidden = 8\n"
+      "layer[b->b] = relu\n"
+      "layer[b->b] = l2_loss\n");
+  EXPECT_FALSE(unfused->fused_into_previous(2));
+  EXPECT_FALSE(unfused->fused_into_previous(4));
+}
+
 // cxxnet configs name prelu's slope and batch_norm's beta `bias` and
 // batch_norm's gamma `wmat`: global tagged keys reach those weights through
 // the aliases, and a layer's own setting (alias or canonical) overrides them.
