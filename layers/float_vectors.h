@@ -5,8 +5,10 @@
 // it only from translation units compiled for it.
 //
 // Example (the even and odd pixels of 16):
-//   const Floats8 a = LoadFloats<Floats8>(row), b = LoadFloats<Floats8>(row +
-//   8); StoreFloats(even, EvenLanes(a, b)); StoreFloats(odd, OddLanes(a, b));
+//   const Floats8 a = LoadFloats<Floats8>(row);
+//   const Floats8 b = LoadFloats<Floats8>(row + 8);
+//   StoreFloats(even, EvenLanes(a, b));
+//   StoreFloats(odd, OddLanes(a, b));
 #ifndef UMBRA_LAYERS_FLOAT_VECTORS_H_
 #define UMBRA_LAYERS_FLOAT_VECTORS_H_
 

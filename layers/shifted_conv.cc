@@ -1,7 +1,6 @@
 #include "layers/shifted_conv.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "layers/float_vectors.h"

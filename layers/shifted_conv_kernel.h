@@ -161,13 +161,14 @@ RunStores<kVecs> PlanRunStores(const ShiftedConvShape& s, int64_t first,
 // A run of kRows output channels (packed rows row0 .. row0 + kRows) by
 // kVecs vectors of consecutive positions starting at `in` (the position's
 // pixel in plane 0): acc = sum over channels and taps, row r's kept pixels
-// stored in out + r * out_plane by `stores`, the first `rows` rows only.
+// stored in out + r * out_plane by `stores`, the first `stored_rows` rows
+// only (the rest are past the last output channel).
 // kStrided: on phase planes, the taps phase by phase
 // (PackShiftedConvWeights's order); else row by row, each row's in order.
 template <class Simd, int kRows, int kVecs, bool kStrided>
 inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
                        const float* in, const RunStores<kVecs>& stores,
-                       int64_t rows, float* out, int64_t out_plane) {
+                       int64_t stored_rows, float* out, int64_t out_plane) {
   using V = typename Simd::V;
   V acc[kRows][kVecs];
 #pragma GCC unroll 8
@@ -207,7 +208,7 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
   }
 #pragma GCC unroll 8
   for (int r = 0; r < kRows; ++r) {
-    if (r == rows) break;
+    if (r == stored_rows) break;
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v) {
       Simd::StoreKept(out + r * out_plane + stores.offset[v], acc[r][v],
