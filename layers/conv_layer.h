@@ -21,8 +21,10 @@
 // least one image (temp_col_max = 0: one image at a time). They are
 // allocated once in Setup and reused by every Forward and Backprop; when
 // the whole batch's fit in temp_col_max, a training Forward keeps every
-// image's for Backprop, which then skips its im2col. On the gpu it runs on
-// cuDNN (layers/gpu), which ignores temp_col_max.
+// image's for Backprop, which then skips its im2col. An in-place relu after
+// it (Layer::FuseRelu) joins each image's bias pass, and its gradient the
+// image's first read of the output gradient. On the gpu it runs on cuDNN
+// (layers/gpu), which ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
 //   layer[data->conv1] = conv:conv1
@@ -116,7 +118,9 @@ class ConvolutionBase : public Layer<xpu, DType> {
     info.description =
         "2-D convolution with stride, padding, dilation and groups (on the "
         "CPU a direct kernel where it applies, strided ones on the image's "
-        "phase planes, else im2col + matrix product).";
+        "phase planes, else im2col + matrix product). On the CPU it also "
+        "computes an in-place relu that follows it (the net skips that relu "
+        "layer).";
     info.params = {ConvolutionParam::Manager(), WeightParam::Manager()};
     info.weight_tags = {"wmat", "bias"};
     return info;
@@ -243,8 +247,16 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
                   GroupRows(col, g, this->patch_per_group()));
         }
       }
-      if (has_bias) {
+      // The bias and the fused relu in one pass over the image, while it is
+      // in the core's cache.
+      if (has_bias && relu_) {
+        image_out = F<::umbra::op::relu>(
+            image_out +
+            broadcast<0>(this->weight(this->bias_), image_out.shape_));
+      } else if (has_bias) {
         image_out += broadcast<0>(this->weight(this->bias_), image_out.shape_);
+      } else if (relu_) {
+        image_out = F<::umbra::op::relu>(image_out);
       }
     });
   }
@@ -260,7 +272,12 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     bias_grads_ = DType(0);
     ForEachImage([&](index_t task, index_t n) {
       Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
-      const Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
+      Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
+      // The fused relu's gradient first, as the relu layer computes it.
+      if (relu_) {
+        image_grad = F<::umbra::op::relu_grad>(Pixels(this->out(0).data[n])) *
+                     image_grad;
+      }
       if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
       if (shifted_weights) {
         RunShifted(&ShiftedConvPlan::WeightGradient, task, in[n].dptr_,
@@ -304,6 +321,12 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
 
   // Images computed at once (one per task), each with its own patch matrix.
   index_t parallel_images() const { return tasks_; }
+  // The relu joins the bias pass of each image (Forward) and its gradient
+  // the image's first use of the output gradient (Backprop).
+  bool FuseRelu() override {
+    relu_ = true;
+    return true;
+  }
 
  protected:
   void OnSetup() override {
@@ -386,6 +409,8 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   // Whether shifted_ keeps image n's padded planes from the last Forward (a
   // training one whose batch fits in temp_col_max), for Backprop.
   bool padded_hold_batch_ = false;
+  // Whether it computes the in-place relu after it (FuseRelu).
+  bool relu_ = false;
   TensorContainer<xpu, 3, DType> cols_{false};
   TensorContainer<xpu, 3, DType> wmat_grads_{false};
   TensorContainer<xpu, 2, DType> bias_grads_{false};

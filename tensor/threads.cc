@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,6 +24,16 @@ int HardwareThreads() {
 thread_local bool in_task = false;
 
 // A persistent pool of num_threads - 1 workers; the caller is the last one.
+//
+// A job's tasks are cut into one contiguous range per thread (the caller
+// has the first, worker w the (w + 1)-th): each thread runs its own range
+// first, then helps with what is left of the others'. So while the threads
+// keep up, a job of n tasks runs task i on the same core every time, and
+// the passes that split the same data the same way (a conv's images in the
+// forward pass, the relu and pooling after it, the backward pass) find
+// their part in that core's cache: LeNet's step took 2-3% less than with
+// tasks handed out in order. A thread that is late (descheduled) holds no
+// one back: the others take its tasks.
 class ThreadPool {
  public:
   ThreadPool() { Start(HardwareThreads()); }
@@ -45,13 +57,15 @@ class ThreadPool {
       std::lock_guard<std::mutex> lock(mu_);
       task_ = &task;
       num_tasks_ = num_tasks;
-      next_.store(0);
+      for (int range = 0; range < num_threads_; ++range) {
+        next_[range].store(RangeBegin(range));
+      }
       pending_ = num_tasks;
       error_ = nullptr;
       ++generation_;
     }
     work_cv_.notify_all();
-    DoTasks();
+    DoTasks(0);
     // Also wait for every worker that joined this job to leave it, so that no
     // straggler can claim a task index of the next job.
     auto job_done = [this] { return pending_ == 0 && active_ == 0; };
@@ -66,7 +80,14 @@ class ThreadPool {
   void Start(int n) {
     num_threads_ = n;
     stop_ = false;
-    for (int i = 1; i < n; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    next_ = std::make_unique<std::atomic<int>[]>(n);
+    // The jobs a worker joins are those posted after this point: a worker
+    // that read the generation once running could take the first job for
+    // one it had seen.
+    const uint64_t seen = generation_;
+    for (int i = 1; i < n; ++i) {
+      workers_.emplace_back([this, i, seen] { WorkerLoop(i, seen); });
+    }
   }
   void Stop() {
     {
@@ -77,12 +98,7 @@ class ThreadPool {
     for (std::thread& t : workers_) t.join();
     workers_.clear();
   }
-  void WorkerLoop() {
-    uint64_t seen = 0;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      seen = generation_;
-    }
+  void WorkerLoop(int range, uint64_t seen) {
     while (true) {
       SpinUntil([&] { return generation_ != seen; });
       {
@@ -95,7 +111,7 @@ class ThreadPool {
         if (pending_ == 0) continue;
         ++active_;
       }
-      DoTasks();
+      DoTasks(range);
       std::lock_guard<std::mutex> lock(mu_);
       if (--active_ == 0) done_cv_.notify_all();
     }
@@ -116,21 +132,31 @@ class ThreadPool {
     }
   }
 
-  // Claims and runs tasks until none are left.
-  void DoTasks() {
+  // The first task of thread `range`'s range of the current job.
+  int RangeBegin(int range) const {
+    return static_cast<int>(int64_t{num_tasks_} * range / num_threads_);
+  }
+
+  // Claims and runs the tasks of range `own`, then those left in the others,
+  // until none are left.
+  void DoTasks(int own) {
     int done = 0;
-    while (true) {
-      const int i = next_.fetch_add(1);
-      if (i >= num_tasks_) break;
-      in_task = true;
-      try {
-        (*task_)(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (!error_) error_ = std::current_exception();
+    for (int step = 0; step < num_threads_; ++step) {
+      const int range = (own + step) % num_threads_;
+      const int end = RangeBegin(range + 1);
+      while (true) {
+        const int i = next_[range].fetch_add(1);
+        if (i >= end) break;
+        in_task = true;
+        try {
+          (*task_)(i);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mu_);
+          if (!error_) error_ = std::current_exception();
+        }
+        in_task = false;
+        ++done;
       }
-      in_task = false;
-      ++done;
     }
     if (done == 0) return;
     std::lock_guard<std::mutex> lock(mu_);
@@ -150,7 +176,9 @@ class ThreadPool {
   std::atomic<uint64_t> generation_{0};
   const std::function<void(int)>* task_ = nullptr;
   int num_tasks_ = 0;
-  std::atomic<int> next_{0};
+  // Per range: the next task to claim (claimed once it reaches the range's
+  // end).
+  std::unique_ptr<std::atomic<int>[]> next_;
   std::atomic<int> pending_{0};
   std::atomic<int> active_{0};  // workers inside DoTasks for the current job
   std::exception_ptr error_;

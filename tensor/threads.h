@@ -29,8 +29,11 @@ void SetParallelThreshold(index_t num_elements);
 index_t GetParallelThreshold();
 
 // Runs task(i) for every i in [0, num_tasks) on the pool and returns when all
-// are done. Runs serially on the caller when the pool has one thread, when
-// called from inside a task, or while another thread is using the pool. An
+// are done. Each thread starts with a contiguous range of the tasks of its
+// own (the caller with the first) and then takes what is left of the
+// others', so that a thread that keeps up runs the same tasks in every job
+// of the same size. Runs serially on the caller when the pool has one thread,
+// when called from inside a task, or while another thread is using the pool. An
 // exception thrown by a task is rethrown here (the first one).
 void ParallelFor(int num_tasks, const std::function<void(int)>& task);
 

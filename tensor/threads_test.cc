@@ -1,8 +1,13 @@
-// The thread pool and multi-threaded evaluation: every task runs once,
-// exceptions propagate, nesting is serial, and expression results are
+// The thread pool and multi-threaded evaluation: every task runs once, each
+// thread starts with its own range of tasks, exceptions propagate, nesting
+// is serial, and expression results are
 // bitwise identical for 1 and many threads on awkward shapes.
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -29,6 +34,36 @@ TEST(ThreadsTest, ParallelForRunsEveryTaskOnce) {
   }
   SetNumThreads(0);
   EXPECT_GE(GetNumThreads(), 1);
+}
+
+// Each thread starts with its own contiguous range of a job's tasks: of 4
+// tasks on 2 threads, the caller's are 0 and 1, the worker's 2 and 3. Task 0
+// holds the caller until the worker has started a task, which is then the
+// first of the worker's range (a pool that handed out tasks in order would
+// give it task 1).
+TEST(ThreadsTest, EachThreadStartsWithItsOwnRange) {
+  SetNumThreads(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::mutex mu;
+  std::condition_variable started;
+  int first_on_worker = -1;
+  std::vector<std::thread::id> ran_on(4);
+  ParallelFor(4, [&](int i) {
+    std::unique_lock<std::mutex> lock(mu);
+    ran_on[i] = std::this_thread::get_id();
+    if (ran_on[i] != caller && first_on_worker < 0) {
+      first_on_worker = i;
+      started.notify_all();
+    }
+    if (i == 0) {
+      // Bounded, so that a broken pool fails the test instead of hanging it.
+      started.wait_for(lock, std::chrono::seconds(30),
+                       [&] { return first_on_worker >= 0; });
+    }
+  });
+  SetNumThreads(0);
+  EXPECT_EQ(ran_on[0], caller);
+  EXPECT_EQ(first_on_worker, 2);
 }
 
 TEST(ThreadsTest, ExceptionsPropagateAndNestingIsSerial) {

@@ -365,6 +365,48 @@ TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
   EXPECT_FALSE(unfused->fused_into_previous(4));
 }
 
+// conv and a relu, in place (`in_place`: conv computes it, the net skips
+// the relu layer) or into a node of its own, then fullc. `conv_settings`
+// follow the conv line.
+std::string ConvReluNet(bool in_place, const std::string& conv_settings) {
+  return "layer[in->a] = conv:conv1\n"
+         "  nchannel = 3\n"
+         "  init_sigma = 1\n"
+         "  init_bias = 0.25\n" +  // the relu must come after the bias
+         conv_settings +
+         (in_place ? "layer[a->a] = relu\nlayer[a->f] = flatten\n"
+                   : "layer[a->r] = relu\nlayer[r->f] = flatten\n") +
+         "layer[f->o] = fullc:fc1\n"
+         "  nhidden = 8\n"
+         "layer[o->o] = l2_loss\n";
+}
+
+TEST(NetworkTest, ConvComputesTheInPlaceReluAfterIt) {
+  // Two channels of 5 x 5 in: a 3 x 3 kernel makes 18 products per output
+  // (im2col and matrix products), a 5 x 5 one 50 (the direct kernel).
+  const Shape<4> image = Shape4(10, 2, 5, 5);
+  for (const std::string conv_settings :
+       {"  kernel_size = 3\n  pad = 1\n", "  kernel_size = 5\n  pad = 2\n",
+        "  kernel_size = 5\n  pad = 2\n  no_bias = 1\n",
+        "  kernel_size = 3\n  stride = 2\n"}) {
+    SCOPED_TRACE(conv_settings);
+    std::unique_ptr<Network> fused =
+        Build(ConvReluNet(true, conv_settings), "", image);
+    std::unique_ptr<Network> separate =
+        Build(ConvReluNet(false, conv_settings), "", image);
+    EXPECT_TRUE(fused->fused_into_previous(1));
+    EXPECT_FALSE(separate->fused_into_previous(1));
+    ExpectTheSameTraining(fused.get(), separate.get());
+    // The relu zeroed part of the output, and kept part.
+    const Tensor<cpu, 4, float> out =
+        fused->NodeData(fused->net_config().FindNode("a"));
+    const index_t size = out.shape_.Size();
+    const index_t zeros = std::count(out.dptr_, out.dptr_ + size, 0.0f);
+    EXPECT_GT(zeros, size / 10);
+    EXPECT_LT(zeros, size - size / 10);
+  }
+}
+
 // cxxnet configs name prelu's slope and batch_norm's beta `bias` and
 // batch_norm's gamma `wmat`: global tagged keys reach those weights through
 // the aliases, and a layer's own setting (alias or canonical) overrides them.
