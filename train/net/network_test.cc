@@ -335,6 +335,21 @@ std::string BatchNormReluNet(bool in_place, const std::string& bn_settings) {
          "layer[o->o] = l2_loss\n";
 }
 
+// Builds `fused_net` (whose layer `relu` is an in-place relu that the layer
+// before it computes) and `separate_net` (the same with the relu into a
+// node of its own) for `image`, and checks that they train alike. Returns
+// the fused net.
+std::unique_ptr<Network> ExpectTheFusedReluTrainsAlike(
+    const std::string& fused_net, const std::string& separate_net, size_t relu,
+    const Shape<4>& image) {
+  std::unique_ptr<Network> fused = Build(fused_net, "", image);
+  std::unique_ptr<Network> separate = Build(separate_net, "", image);
+  EXPECT_TRUE(fused->fused_into_previous(relu));
+  EXPECT_FALSE(separate->fused_into_previous(relu));
+  ExpectTheSameTraining(fused.get(), separate.get());
+  return fused;
+}
+
 TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
   // Planes of 5 x 5: whole packets and a tail.
   const Shape<4> image = Shape4(10, 2, 5, 5);
@@ -342,13 +357,9 @@ TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
   // backward pass differs).
   for (const std::string bn_settings : {"", "  use_global_stats = 1\n"}) {
     SCOPED_TRACE(bn_settings);
-    std::unique_ptr<Network> fused =
-        Build(BatchNormReluNet(true, bn_settings), "", image);
-    std::unique_ptr<Network> separate =
-        Build(BatchNormReluNet(false, bn_settings), "", image);
-    EXPECT_TRUE(fused->fused_into_previous(2));
-    EXPECT_FALSE(separate->fused_into_previous(2));
-    ExpectTheSameTraining(fused.get(), separate.get());
+    ExpectTheFusedReluTrainsAlike(BatchNormReluNet(true, bn_settings),
+                                  BatchNormReluNet(false, bn_settings),
+                                  /*relu=*/2, image);
   }
   // batch_norm of a matrix (after fullc) leaves its relu to the relu layer,
   // and so does a layer that cannot compute it (fullc).
@@ -390,13 +401,9 @@ TEST(NetworkTest, ConvComputesTheInPlaceReluAfterIt) {
         "  kernel_size = 5\n  pad = 2\n  no_bias = 1\n",
         "  kernel_size = 3\n  stride = 2\n"}) {
     SCOPED_TRACE(conv_settings);
-    std::unique_ptr<Network> fused =
-        Build(ConvReluNet(true, conv_settings), "", image);
-    std::unique_ptr<Network> separate =
-        Build(ConvReluNet(false, conv_settings), "", image);
-    EXPECT_TRUE(fused->fused_into_previous(1));
-    EXPECT_FALSE(separate->fused_into_previous(1));
-    ExpectTheSameTraining(fused.get(), separate.get());
+    const std::unique_ptr<Network> fused = ExpectTheFusedReluTrainsAlike(
+        ConvReluNet(true, conv_settings), ConvReluNet(false, conv_settings),
+        /*relu=*/1, image);
     // The relu zeroed part of the output, and kept part.
     const Tensor<cpu, 4, float> out =
         fused->NodeData(fused->net_config().FindNode("a"));
