@@ -62,8 +62,9 @@ TEST(RandomTest, SeedReproducesAndMomentsAreRight) {
   EXPECT_TRUE(test::BitwiseEqual(a.view(), b.view()));
   double mean, var;
   Moments(a.view(), &mean, &var);
-  EXPECT_NEAR(mean, 1.0, 0.02);
-  EXPECT_NEAR(var, 16.0 / 12, 0.02);
+  // Bounds of about 7 standard deviations of the 90300 draws' moments.
+  EXPECT_NEAR(mean, 1.0, 0.03);
+  EXPECT_NEAR(var, 16.0 / 12, 0.03);
   for (index_t y = 0; y < 300; ++y) {
     for (index_t x = 0; x < 301; ++x) {
       ASSERT_TRUE(a[y][x] >= -1.0f && a[y][x] < 3.0f);
@@ -80,8 +81,8 @@ TEST(RandomTest, SeedReproducesAndMomentsAreRight) {
   TensorContainer<cpu, 2, double> d(Shape2(200, 200));
   rd.SampleGaussian(&d);
   Moments(d.view(), &mean, &var);
-  EXPECT_NEAR(mean, 0.0, 0.02);
-  EXPECT_NEAR(var, 1.0, 0.03);
+  EXPECT_NEAR(mean, 0.0, 0.035);
+  EXPECT_NEAR(var, 1.0, 0.05);
 }
 
 TEST(RandomTest, BernoulliAndIndependentDrawsInOneExpression) {

@@ -60,6 +60,25 @@ class Rng {
       }
     }
   }
+  // A container of the shape whose values are all distinct and at least
+  // (hi - lo) / (2 size) apart, in random order in [lo, hi): one per cell of
+  // an even grid, uniform within the middle half of its cell. For checks of
+  // max's gradient by finite differences, which a near tie would break.
+  template <typename DType, int dim>
+  TensorContainer<cpu, dim, DType> DistinctTensor(const Shape<dim>& shape,
+                                                  double lo = -2.0,
+                                                  double hi = 2.0) {
+    TensorContainer<cpu, dim, DType> t(shape);
+    const index_t size = shape.Size();
+    std::vector<index_t> cells(size);
+    for (index_t i = 0; i < size; ++i) cells[i] = i;
+    std::shuffle(cells.begin(), cells.end(), engine_);
+    for (index_t i = 0; i < size; ++i) {
+      t.dptr_[i] =
+          DType(lo + (hi - lo) * (cells[i] + Uniform(0.25, 0.75)) / size);
+    }
+    return t;
+  }
   // A 1-D container of integer class indices in [0, n) stored as DType.
   template <typename DType>
   TensorContainer<cpu, 1, DType> Labels(index_t size, index_t n) {

@@ -74,7 +74,7 @@ TYPED_TEST(ChannelPoolTest, CentredAndStridedMatchNaive) {
 template <typename Reducer>
 void CheckChUnpool(ext_test::Rng* rng, index_t nsize, index_t stride,
                    index_t pad) {
-  auto x = rng->Tensor<double>(Shape4(2, rng->Int(nsize, 7), 2, 3));
+  auto x = rng->DistinctTensor<double>(Shape4(2, rng->Int(nsize, 7), 2, 3));
   auto e = chpool<Reducer>(x, nsize, stride, pad);
   auto g = rng->Tensor<double>(e.shape_);
   TensorContainer<cpu, 4, double> y(e.shape_), gx(x.shape_);

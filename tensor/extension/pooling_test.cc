@@ -122,7 +122,7 @@ TYPED_TEST(PoolingTest, ExplicitOutputSizeAndThreeDimSource) {
 // L = sum(pool<Reducer>(x) * g) in double.
 template <typename Reducer>
 void CheckUnpoolNumerically(ext_test::Rng* rng, const Pool& p) {
-  auto x = rng->Tensor<double>(Shape4(p.n, p.c, p.h, p.w));
+  auto x = rng->DistinctTensor<double>(Shape4(p.n, p.c, p.h, p.w));
   auto g = rng->Tensor<double>(Shape4(p.n, p.c, p.oh, p.ow));
   TensorContainer<cpu, 4, double> y(g.shape_), gx(x.shape_);
   y = pool<Reducer>(x, p.ky, p.kx, p.sy, p.sx, p.py, p.px);
