@@ -5,9 +5,9 @@
 // ordinary layer (so out_j.grad = R_j), and grad_scale * Loss() for a loss.
 // The random generator is re-seeded before every Forward, so dropout and
 // rrelu draw the same mask each time; inputs are kept at least 0.1 away
-// from 0, the kink of the rectifiers, their magnitudes, all inputs' together,
-// at least 0.45 / (number of elements) apart, beyond the double step (1e-6)
-// from a tie of a max (pooling, eltwise_max), and targets (Labels::kTargets) at
+// from 0, the kink of the rectifiers, with magnitudes at least 0.45 / (all
+// inputs' elements) apart, so that a max (pooling, eltwise_max) meets no
+// tie within the double step (1e-6), and targets (Labels::kTargets) at
 // least 0.1 away from their input, the kink of lp_loss at p = 1 (and the
 // infinite curvature below p = 2), well beyond the finite-difference step
 // (1e-2 in float). Before Backprop the input gradients are
@@ -21,11 +21,9 @@
 #ifndef UMBRA_LAYERS_GRADIENT_CHECKER_H_
 #define UMBRA_LAYERS_GRADIENT_CHECKER_H_
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
-#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -35,6 +33,7 @@
 #include "layers/layer_cases.h"
 #include "layers/standalone_layer.h"
 #include "tensor/tensor.h"
+#include "tensor/test_util.h"
 
 namespace umbra {
 namespace layers {
@@ -60,23 +59,21 @@ class GradientChecker {
     net_ = std::make_unique<StandaloneLayer<cpu, DType>>(
         c.type, c.kwargs, c.inputs, c.num_outputs, c.in_place, int(seed));
     Layer<cpu, DType>& layer = net_->layer();
-    // Magnitudes in [0.1, 1], one per cell of an even grid over all the
-    // inputs' elements in random order, with a random sign: no two inputs
-    // come near a tie, which a max (pooling, eltwise_max) would straddle.
+    // Magnitudes in [0.1, 1], distinct over all the inputs' elements, with
+    // a random sign: no two inputs come near a tie, which a max (pooling,
+    // eltwise_max) would straddle.
     index_t elements = 0;
     for (size_t i = 0; i < net_->num_in(); ++i) {
       elements += c.inputs[i].Size();
     }
-    std::vector<index_t> cells(elements);
-    std::iota(cells.begin(), cells.end(), index_t(0));
-    std::shuffle(cells.begin(), cells.end(), engine_);
-    auto cell = cells.begin();
+    const std::vector<double> spread =
+        test::DistinctUnitValues(elements, &engine_);
+    auto next = spread.begin();
     for (size_t i = 0; i < net_->num_in(); ++i) {
       inputs_.emplace_back(c.inputs[i], false);
       Tensor<cpu, 1, DType> x = Flat(inputs_.back());
       for (index_t e = 0; e < x.size(0); ++e) {
-        const double magnitude =
-            0.1 + 0.9 * (*cell++ + Uniform(0.25, 0.75)) / elements;
+        const double magnitude = 0.1 + 0.9 * *next++;
         x[e] = DType(Uniform(0, 1) < 0.5 ? -magnitude : magnitude);
       }
     }

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -25,6 +26,22 @@
 
 namespace umbra {
 namespace test {
+
+// `count` distinct values in [0, 1) in random order, at least 1 / (2 count)
+// apart: one uniform in the middle half of each of `count` equal cells. For
+// finite-difference checks of a max, which a near tie would break.
+template <typename Engine>
+std::vector<double> DistinctUnitValues(index_t count, Engine* engine) {
+  std::vector<index_t> cells(count);
+  std::iota(cells.begin(), cells.end(), index_t(0));
+  std::shuffle(cells.begin(), cells.end(), *engine);
+  std::uniform_real_distribution<double> offset(0.25, 0.75);
+  std::vector<double> values(count);
+  for (index_t i = 0; i < count; ++i) {
+    values[i] = (cells[i] + offset(*engine)) / count;
+  }
+  return values;
+}
 
 // A generator seeded with a ScopedTestSeed. Construct it at the top of a
 // test: the seed is attached to every failure message of the test.
@@ -60,22 +77,17 @@ class Rng {
       }
     }
   }
-  // A container of the shape whose values are all distinct and at least
-  // (hi - lo) / (2 size) apart, in random order in [lo, hi): one per cell of
-  // an even grid, uniform within the middle half of its cell. For checks of
-  // max's gradient by finite differences, which a near tie would break.
+  // A container of the shape with distinct values in random order in
+  // [lo, hi), at least (hi - lo) / (2 size) apart (DistinctUnitValues).
   template <typename DType, int dim>
   TensorContainer<cpu, dim, DType> DistinctTensor(const Shape<dim>& shape,
                                                   double lo = -2.0,
                                                   double hi = 2.0) {
     TensorContainer<cpu, dim, DType> t(shape);
-    const index_t size = shape.Size();
-    std::vector<index_t> cells(size);
-    for (index_t i = 0; i < size; ++i) cells[i] = i;
-    std::shuffle(cells.begin(), cells.end(), engine_);
-    for (index_t i = 0; i < size; ++i) {
-      t.dptr_[i] =
-          DType(lo + (hi - lo) * (cells[i] + Uniform(0.25, 0.75)) / size);
+    const std::vector<double> values =
+        DistinctUnitValues(shape.Size(), &engine_);
+    for (index_t i = 0; i < shape.Size(); ++i) {
+      t.dptr_[i] = DType(lo + (hi - lo) * values[i]);
     }
     return t;
   }
