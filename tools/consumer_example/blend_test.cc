@@ -10,7 +10,11 @@ namespace consumer {
 namespace {
 
 TEST(BlendTest, MatchesLoop) {
-  std::mt19937 rng(std::random_device{}());
+  // A fresh seed each run, printed with any failure so that it can be
+  // replayed.
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE(testing::Message() << "random seed " << seed);
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<float> uniform(-10.0f, 10.0f);
   std::vector<float> x(1000 + rng() % 100), y(x.size());
   for (size_t i = 0; i < x.size(); ++i)
