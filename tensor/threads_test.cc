@@ -1,7 +1,7 @@
 // The thread pool and multi-threaded evaluation: every task runs once, each
 // thread starts with its own range of tasks, exceptions propagate, nesting
-// is serial, and expression results are
-// bitwise identical for 1 and many threads on awkward shapes.
+// is serial, and expression results are bitwise identical for 1 and many
+// threads on awkward shapes.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
