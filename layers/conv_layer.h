@@ -7,7 +7,7 @@
 // channels are split into g groups and output group i sees input group i.
 //
 // On the CPU it runs image by image, one image per thread at a time. A
-// float conv with stride 1 (and at least 32 products per output) runs on a
+// float conv with stride 1 (and at least 16 products per output) runs on a
 // direct kernel that reads the zero-padded image at each tap's shift
 // (layers/shifted_conv_plan.h): the forward pass, the weight gradient and
 // the input gradient (padding at most dilate * (kernel - 1)); so does a

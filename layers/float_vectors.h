@@ -57,6 +57,31 @@ inline void InterleaveLanes(Floats4 a, Floats4 b, Floats4* low, Floats4* high) {
   *high = __builtin_shufflevector(a, b, 2, 6, 3, 7);
 }
 
+// Transposes the 8 x 8 matrix of rows[r] lane c: rows[c] lane r after.
+inline void TransposeLanes(Floats8 (&rows)[8]) {
+  Floats8 pairs[8], quads[8];
+  for (int r = 0; r < 8; r += 2) {
+    pairs[r] =
+        __builtin_shufflevector(rows[r], rows[r + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    pairs[r + 1] = __builtin_shufflevector(rows[r], rows[r + 1], 2, 10, 3, 11,
+                                           6, 14, 7, 15);
+  }
+  for (int r = 0; r < 8; r += 4) {
+    for (int h = 0; h < 2; ++h) {
+      quads[r + 2 * h] = __builtin_shufflevector(pairs[r + h], pairs[r + h + 2],
+                                                 0, 1, 8, 9, 4, 5, 12, 13);
+      quads[r + 2 * h + 1] = __builtin_shufflevector(
+          pairs[r + h], pairs[r + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  }
+  for (int c = 0; c < 4; ++c) {
+    rows[c] = __builtin_shufflevector(quads[c], quads[c + 4], 0, 1, 2, 3, 8, 9,
+                                      10, 11);
+    rows[c + 4] = __builtin_shufflevector(quads[c], quads[c + 4], 4, 5, 6, 7,
+                                          12, 13, 14, 15);
+  }
+}
+
 }  // namespace layers
 }  // namespace umbra
 

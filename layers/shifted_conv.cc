@@ -31,10 +31,28 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
          kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1) / s.stride_x;
 }
 
-int64_t ShiftedConvPackedSize(const ShiftedConvShape& s) {
+ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s) {
+  const bool drops_a_tenth = 10 * s.out_width <= 9 * s.row_pitch;
+  return s.out_channels >= kMinChannelsAlongVectors && drops_a_tenth
+             ? ShiftedConvOrder::kChannels
+             : ShiftedConvOrder::kPositions;
+}
+
+int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
+                              ShiftedConvOrder order) {
+  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  if (order == ShiftedConvOrder::kChannels) {
+    return pairs * ShiftedConvChannelPitch(s);
+  }
   const int64_t blocks =
       (s.out_channels + kShiftedConvRows - 1) / kShiftedConvRows;
-  return blocks * kShiftedConvRows * s.channels * s.kernel_y * s.kernel_x;
+  return blocks * kShiftedConvRows * pairs;
+}
+
+int64_t ShiftedConvScratchSize(const ShiftedConvShape& s,
+                               ShiftedConvOrder order) {
+  if (order == ShiftedConvOrder::kPositions) return 0;
+  return ShiftedConvOutHeight(s) * s.out_width * ShiftedConvChannelPitch(s);
 }
 
 namespace {
@@ -52,26 +70,51 @@ int64_t PhaseRank(int64_t i, int64_t kernel, int64_t stride) {
 
 }  // namespace
 
-void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvWeights which,
-                            const float* weights, float* packed) {
+namespace {
+
+// The weight of output channel m, input channel c and tap t (row-major
+// kernel_y by kernel_x) of the convolution `which` packs.
+float WeightOf(const ShiftedConvShape& s, ShiftedConvWeights which,
+               const float* weights, int64_t m, int64_t c, int64_t t) {
   const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t rows = ShiftedConvPackedSize(s) / (s.channels * taps);
-  std::vector<int64_t> order(taps);  // of each tap of wmat's
+  return which == ShiftedConvWeights::kForward
+             ? weights[(m * s.channels + c) * taps + t]
+             : weights[(c * s.out_channels + m) * taps + taps - 1 - t];
+}
+
+}  // namespace
+
+void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvOrder order,
+                            ShiftedConvWeights which, const float* weights,
+                            float* packed) {
+  const int64_t taps = s.kernel_y * s.kernel_x;
+  if (order == ShiftedConvOrder::kChannels) {
+    // Pair (c, t)'s row: every output channel's weight, then zeros.
+    const int64_t pitch = ShiftedConvChannelPitch(s);
+    std::fill(packed, packed + ShiftedConvPackedSize(s, order), 0.f);
+    for (int64_t m = 0; m < s.out_channels; ++m) {
+      for (int64_t k = 0; k < s.channels * taps; ++k) {
+        packed[k * pitch + m] =
+            WeightOf(s, which, weights, m, k / taps, k % taps);
+      }
+    }
+    return;
+  }
+  const int64_t rows = ShiftedConvPackedSize(s, order) / (s.channels * taps);
+  std::vector<int64_t> order_of_tap(taps);  // the kernel's rank of each tap
   for (int64_t t = 0; t < taps; ++t) {
-    order[t] = PhaseRank(t / s.kernel_x, s.kernel_y, s.stride_y) * s.kernel_x +
-               PhaseRank(t % s.kernel_x, s.kernel_x, s.stride_x);
+    order_of_tap[t] =
+        PhaseRank(t / s.kernel_x, s.kernel_y, s.stride_y) * s.kernel_x +
+        PhaseRank(t % s.kernel_x, s.kernel_x, s.stride_x);
   }
   for (int64_t m = 0; m < rows; ++m) {
     const int64_t block = m / kShiftedConvRows, r = m % kShiftedConvRows;
     for (int64_t c = 0; c < s.channels; ++c) {
       for (int64_t t = 0; t < taps; ++t) {
-        float w = 0;
-        if (m < s.out_channels) {
-          w = which == ShiftedConvWeights::kForward
-                  ? weights[(m * s.channels + c) * taps + t]
-                  : weights[(c * s.out_channels + m) * taps + taps - 1 - t];
-        }
-        packed[((block * s.channels + c) * taps + order[t]) * kShiftedConvRows +
+        const float w =
+            m < s.out_channels ? WeightOf(s, which, weights, m, c, t) : 0.f;
+        packed[((block * s.channels + c) * taps + order_of_tap[t]) *
+                   kShiftedConvRows +
                r] = w;
       }
     }
@@ -318,13 +361,78 @@ SimdWidth WidestSimd() {
   return widest;
 }
 
-void ShiftedConv(const ShiftedConvShape& s, const float* packed,
-                 const float* padded, float* out, SimdWidth simd) {
-  if (simd == SimdWidth::kAvx512) {
-    ShiftedConvAvx512(s, packed, padded, out);
-  } else {
-    ShiftedConvAvx2(s, packed, padded, out);
+namespace {
+
+// Where each (channel, tap) pair of wmat's row order reads, from an output
+// pixel's position in plane 0 (ShiftedConvShape's layout, with a stride
+// its phase planes).
+std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
+  const int64_t plane = s.padded_height * s.row_pitch;
+  const int64_t phase_step = s.channels * plane;
+  std::vector<int64_t> rows(s.kernel_y), columns(s.kernel_x);
+  for (int64_t i = 0; i < s.kernel_y; ++i) {
+    const int64_t y = i * s.dilate_y;
+    rows[i] =
+        y % s.stride_y * s.stride_x * phase_step + y / s.stride_y * s.row_pitch;
   }
+  for (int64_t j = 0; j < s.kernel_x; ++j) {
+    const int64_t x = j * s.dilate_x;
+    columns[j] = x % s.stride_x * phase_step + x / s.stride_x;
+  }
+  std::vector<int64_t> offsets;
+  offsets.reserve(s.channels * s.kernel_y * s.kernel_x);
+  for (int64_t c = 0; c < s.channels; ++c) {
+    for (int64_t row : rows) {
+      for (int64_t column : columns)
+        offsets.push_back(c * plane + row + column);
+    }
+  }
+  return offsets;
+}
+
+// out (out_channels, pixels) = out_t's first out_channels columns, out_t
+// being pixels rows of `pitch` floats: 8 by 8 blocks transposed in
+// registers, the pixels past the last block one by one.
+void TransposeOutput(const float* out_t, int64_t pixels, int64_t pitch,
+                     int64_t out_channels, float* out) {
+  int64_t p = 0;
+  for (; p + 8 <= pixels; p += 8) {
+    for (int64_t m = 0; m < out_channels; m += 8) {
+      Floats8 rows[8];
+      for (int r = 0; r < 8; ++r) {
+        rows[r] = LoadFloats<Floats8>(out_t + (p + r) * pitch + m);
+      }
+      TransposeLanes(rows);
+      for (int64_t r = 0; r < 8 && m + r < out_channels; ++r) {
+        StoreFloats(out + (m + r) * pixels + p, rows[r]);
+      }
+    }
+  }
+  for (; p < pixels; ++p) {
+    for (int64_t m = 0; m < out_channels; ++m) {
+      out[m * pixels + p] = out_t[p * pitch + m];
+    }
+  }
+}
+
+}  // namespace
+
+void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
+                 const float* packed, const float* padded, float* scratch,
+                 float* out, SimdWidth simd) {
+  const bool avx512 = simd == SimdWidth::kAvx512;
+  if (order == ShiftedConvOrder::kPositions) {
+    return avx512 ? ShiftedConvAvx512(s, packed, padded, out)
+                  : ShiftedConvAvx2(s, packed, padded, out);
+  }
+  const std::vector<int64_t> offsets = PairOffsets(s);
+  if (avx512) {
+    ShiftedConvChannelsAvx512(s, offsets.data(), packed, padded, scratch);
+  } else {
+    ShiftedConvChannelsAvx2(s, offsets.data(), packed, padded, scratch);
+  }
+  TransposeOutput(scratch, ShiftedConvOutHeight(s) * s.out_width,
+                  ShiftedConvChannelPitch(s), s.out_channels, out);
 }
 
 void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,

@@ -1,5 +1,6 @@
 // ShiftedConv's loops on AVX2 vectors of 8 floats (the build's baseline,
-// x86-64-v3): 4 output channels by up to 3 vectors, 12 of the 16 registers.
+// x86-64-v3): 4 output channels by up to 3 vectors of positions, or up to 2
+// vectors of output channels by 6 to 12 pixels, 12 of the 16 registers.
 #include <immintrin.h>
 
 #include "layers/shifted_conv_kernel.h"
@@ -55,6 +56,13 @@ struct Avx2 {
 void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
                      const float* padded, float* out) {
   shifted_conv_internal::Compute<Avx2, 4>(s, packed, padded, out);
+}
+
+void ShiftedConvChannelsAvx2(const ShiftedConvShape& s, const int64_t* offsets,
+                             const float* packed, const float* padded,
+                             float* out_t) {
+  shifted_conv_internal::ComputeChannels<Avx2, 12, 2>(s, offsets, packed,
+                                                      padded, out_t);
 }
 
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,

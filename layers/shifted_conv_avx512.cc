@@ -1,6 +1,7 @@
 // ShiftedConv's loops on AVX-512 vectors of 16 floats: 8 output channels by
-// up to 3 vectors, 24 of the 32 registers. Compiled with -mavx512f and
-// called only where the CPU has it (WidestSimd).
+// up to 3 vectors of positions, or up to 4 vectors of output channels by 6 to
+// 12 pixels, 24 of the 32 registers. Compiled with -mavx512f and called only
+// where the CPU has it (WidestSimd).
 #include <immintrin.h>
 
 #include "layers/shifted_conv_kernel.h"
@@ -33,6 +34,13 @@ struct Avx512 {
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
                        const float* padded, float* out) {
   shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, out);
+}
+
+void ShiftedConvChannelsAvx512(const ShiftedConvShape& s,
+                               const int64_t* offsets, const float* packed,
+                               const float* padded, float* out_t) {
+  shifted_conv_internal::ComputeChannels<Avx512, 24, 4>(s, offsets, packed,
+                                                        padded, out_t);
 }
 
 void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,

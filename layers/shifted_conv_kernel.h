@@ -25,6 +25,16 @@ void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
                      const float* padded, float* out);
 void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
                        const float* padded, float* out);
+// The kChannels order's kernel: out_t (output pixel oy * out_width + ox by
+// ShiftedConvChannelPitch floats) = the convolution of `padded` by
+// `packed` (pair k's row of ShiftedConvChannelPitch floats), pair k reading
+// the input at offsets[k] from the output pixel's position.
+void ShiftedConvChannelsAvx2(const ShiftedConvShape& s, const int64_t* offsets,
+                             const float* packed, const float* padded,
+                             float* out_t);
+void ShiftedConvChannelsAvx512(const ShiftedConvShape& s,
+                               const int64_t* offsets, const float* packed,
+                               const float* padded, float* out_t);
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
                                    const float* padded, const float* out_grad,
                                    float* weight_grad);
@@ -243,20 +253,21 @@ void ComputeAll(const ShiftedConvShape& s, const float* packed,
   }
 }
 
-// The run length, in vectors of kLanes, that computes the fewest positions
-// for the planes' positions (ties: the longest run).
+// The run length, in vectors of kLanes: of 2 and 3 vectors, the one that
+// computes the fewer positions for the planes' positions (ties: 3); 1 only
+// for planes of one vector. A run of one vector has too few accumulators
+// to cover the FMA's latency and loads a broadcast per FMA: on LeNet's
+// conv2 it was 1.3x slower per position than runs of two.
 template <class Simd>
 int BestVectorsPerRun(const ShiftedConvShape& s) {
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
-  int best = 3;
-  int64_t best_cost = (positions + 3 * kLanes - 1) / (3 * kLanes) * 3 * kLanes;
-  for (int v = 2; v >= 1; --v) {
-    const int64_t cost =
-        (positions + v * kLanes - 1) / (v * kLanes) * v * kLanes;
-    if (cost < best_cost) best = v, best_cost = cost;
-  }
-  return best;
+  if (positions <= kLanes) return 1;
+  const auto computed = [&](int64_t vectors) {
+    const int64_t run = vectors * kLanes;
+    return (positions + run - 1) / run * run;
+  };
+  return computed(2) < computed(3) ? 2 : 3;
 }
 
 template <class Simd, int kRows>
@@ -271,6 +282,81 @@ void Compute(const ShiftedConvShape& s, const float* packed,
       ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, out);
     }
   });
+}
+
+// kP output pixels (at positions q[p] of the planes) by kMv vectors of
+// output channels: the sum over `pairs` pairs k of the pixel at q[p] +
+// offsets[k] times the vectors of packed row k, stored in the pixels'
+// rows of out_t (`pitch` floats apart), the first `count` pixels only.
+template <class Simd, int kP, int kMv>
+inline void ChannelsBlock(int64_t pairs, const int64_t* offsets,
+                          const float* packed, int64_t pitch,
+                          const float* padded, const int64_t (&q)[kP],
+                          int count, float* out_t) {
+  using V = typename Simd::V;
+  V acc[kP][kMv];
+#pragma GCC unroll 16
+  for (int p = 0; p < kP; ++p) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) acc[p][v] = Simd::Zero();
+  }
+  const float* x[kP];
+#pragma GCC unroll 16
+  for (int p = 0; p < kP; ++p) x[p] = padded + q[p];
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < pairs; ++k, packed += pitch) {
+    const int64_t offset = offsets[k];
+    V w[kMv];
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) w[v] = Simd::Load(packed + v * Simd::kLanes);
+#pragma GCC unroll 16
+    for (int p = 0; p < kP; ++p) {
+      const V pixel = Simd::Broadcast(x[p] + offset);
+#pragma GCC unroll 4
+      for (int v = 0; v < kMv; ++v) {
+        acc[p][v] = Simd::Fma(pixel, w[v], acc[p][v]);
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int p = 0; p < kP; ++p) {
+    if (p == count) break;
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v) {
+      Simd::StoreUnaligned(out_t + p * pitch + v * Simd::kLanes, acc[p][v]);
+    }
+  }
+}
+
+// The kChannels order: output channels kMaxMv vectors at a time (fewer in
+// the last group), each group by kAccumulators / (its vectors) output
+// pixels at a time, at most 12 (their input pointers stay in registers).
+template <class Simd, int kAccumulators, int kMaxMv>
+void ComputeChannels(const ShiftedConvShape& s, const int64_t* offsets,
+                     const float* packed, const float* padded, float* out_t) {
+  const int64_t pitch = ShiftedConvChannelPitch(s);
+  const int64_t vectors = pitch / Simd::kLanes;
+  const int64_t out_w = ShiftedConvOutWidth(s);
+  const int64_t pixels = ShiftedConvOutHeight(s) * out_w;
+  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  for (int64_t v0 = 0; v0 < vectors; v0 += kMaxMv) {
+    WithCount<kMaxMv>(Smaller(kMaxMv, vectors - v0), [&](auto group) {
+      constexpr int kMv = decltype(group)::value;
+      constexpr int kP = kAccumulators / kMv < 12 ? kAccumulators / kMv : 12;
+      for (int64_t p0 = 0; p0 < pixels; p0 += kP) {
+        // Past the last pixel, the last one again (computed, not stored).
+        int64_t q[kP];
+        for (int p = 0; p < kP; ++p) {
+          const int64_t pixel = Smaller(p0 + p, pixels - 1);
+          q[p] = pixel / out_w * s.row_pitch + pixel % out_w;
+        }
+        ChannelsBlock<Simd, kP, kMv>(pairs, offsets, packed + v0 * Simd::kLanes,
+                                     pitch, padded, q,
+                                     int(Smaller(kP, pixels - p0)),
+                                     out_t + p0 * pitch + v0 * Simd::kLanes);
+      }
+    });
+  }
 }
 
 // The weight gradient of kM output channels from m0 by kK (channel, tap)

@@ -18,6 +18,15 @@ index_t GroupWeights(const ShiftedConvShape& shape) {
   return shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
 }
 
+// The packed weights' and the scratch's floats for `shape` in the order the
+// plan runs it.
+index_t PackedSize(const ShiftedConvShape& shape) {
+  return ShiftedConvPackedSize(shape, PreferredShiftedConvOrder(shape));
+}
+index_t ScratchSize(const ShiftedConvShape& shape) {
+  return ShiftedConvScratchSize(shape, PreferredShiftedConvOrder(shape));
+}
+
 }  // namespace
 
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
@@ -57,7 +66,8 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.out_width};
   }
   if (forward_) {
-    packed_forward_.resize(ngroup * ShiftedConvPackedSize(forward_shape_));
+    packed_forward_.resize(ngroup * PackedSize(forward_shape_));
+    scratch_size_ = ScratchSize(forward_shape_);
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
     dot_weight_gradient_ =
@@ -84,10 +94,12 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
         g.out_height + 2 * (span_y - g.pad_y),
         ShiftedConvRowPitch(g.out_width, span_x - g.pad_x, g.width),
         g.width};
-    packed_adjoint_.resize(ngroup * ShiftedConvPackedSize(adjoint_shape_));
+    packed_adjoint_.resize(ngroup * PackedSize(adjoint_shape_));
+    scratch_size_ = std::max(scratch_size_, ScratchSize(adjoint_shape_));
     padded_grads_.assign(
         tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
   }
+  scratch_.resize(tasks * scratch_size_);
 }
 
 void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
@@ -119,7 +131,8 @@ void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
                      phases.row_pitch};
       phase.packed_offset = packed;
       phase.padded_offset = phase_padded_size_;
-      packed += ShiftedConvPackedSize(phase.shape);
+      packed += PackedSize(phase.shape);
+      scratch_size_ = std::max(scratch_size_, ScratchSize(phase.shape));
       phase_padded_size_ += ShiftedConvInputSize(phase.shape);
       phase_adjoints_.push_back(phase);
     }
@@ -154,8 +167,8 @@ void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
         }
       }
     }
-    PackShiftedConvWeights(shape, ShiftedConvWeights::kAdjoint,
-                           phase_weights_.data(),
+    PackShiftedConvWeights(shape, PreferredShiftedConvOrder(shape),
+                           ShiftedConvWeights::kAdjoint, phase_weights_.data(),
                            packed_adjoint_.data() + phase.packed_offset);
   }
 }
@@ -163,9 +176,10 @@ void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
 void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
                            ShiftedConvWeights which, const float* wmat,
                            std::vector<float>* packed) const {
-  const index_t size = ShiftedConvPackedSize(shape);
+  const ShiftedConvOrder order = PreferredShiftedConvOrder(shape);
+  const index_t size = ShiftedConvPackedSize(shape, order);
   for (index_t g = 0; g < ngroup_; ++g) {
-    PackShiftedConvWeights(shape, which, wmat + g * GroupWeights(shape),
+    PackShiftedConvWeights(shape, order, which, wmat + g * GroupWeights(shape),
                            packed->data() + g * size);
   }
 }
@@ -186,14 +200,14 @@ float* ShiftedConvPlan::PaddedImage(index_t task, index_t kept) {
 
 void ShiftedConvPlan::Forward(index_t task, const float* image, float* out,
                               index_t kept) {
-  Run(forward_shape_, packed_forward_, image, geom_.height, geom_.width,
+  Run(task, forward_shape_, packed_forward_, image, geom_.height, geom_.width,
       geom_.pad_y, geom_.pad_x, PaddedImage(task, kept), out);
 }
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
                                     float* in_grad) {
   if (!strided_) {
-    Run(adjoint_shape_, packed_adjoint_, out_grad, geom_.out_height,
+    Run(task, adjoint_shape_, packed_adjoint_, out_grad, geom_.out_height,
         geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
         geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x,
         padded_grads_.data() +
@@ -212,7 +226,9 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
     float* buffer = padded + phase.padded_offset;
     PadPlanes(shape, out_grad, geom_.out_height, geom_.out_width,
               shape.kernel_y - 1, shape.kernel_x - 1, buffer);
-    ShiftedConv(shape, packed_adjoint_.data() + phase.packed_offset, buffer,
+    ShiftedConv(shape, PreferredShiftedConvOrder(shape),
+                packed_adjoint_.data() + phase.packed_offset, buffer,
+                Scratch(task),
                 phase_grad + (phase.py * forward_shape_.stride_x + phase.px) *
                                  phase_size);
   }
@@ -281,7 +297,7 @@ index_t ShiftedConvPlan::TransposedWeightsSize() const {
          ShiftedConvChannelPitch(shape);
 }
 
-void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
+void ShiftedConvPlan::Run(index_t task, const ShiftedConvShape& shape,
                           const std::vector<float>& packed, const float* planes,
                           index_t height, index_t width, index_t pad_y,
                           index_t pad_x, float* buffer, float* out) {
@@ -291,12 +307,17 @@ void ShiftedConvPlan::Run(const ShiftedConvShape& shape,
       ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   const index_t out_plane =
       ShiftedConvOutHeight(shape) * ShiftedConvOutWidth(shape);
-  const index_t packed_size = ShiftedConvPackedSize(shape);
+  const ShiftedConvOrder order = PreferredShiftedConvOrder(shape);
+  const index_t packed_size = ShiftedConvPackedSize(shape, order);
   for (index_t g = 0; g < ngroup_; ++g) {
-    ShiftedConv(shape, packed.data() + g * packed_size,
-                buffer + g * group_planes,
+    ShiftedConv(shape, order, packed.data() + g * packed_size,
+                buffer + g * group_planes, Scratch(task),
                 out + g * shape.out_channels * out_plane);
   }
+}
+
+float* ShiftedConvPlan::Scratch(index_t task) {
+  return scratch_.data() + task * scratch_size_;
 }
 
 }  // namespace layers

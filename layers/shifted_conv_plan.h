@@ -38,12 +38,13 @@ class ShiftedConvPlan {
 
   // Whether the kernel computes the forward pass: at least kMinPatch
   // products per output (channels / ngroup * kernel_y * kernel_x; with
-  // fewer, storing the outputs outweighs computing them: LeNet's 1-channel
-  // 5x5 conv1 was 1.4x slower than im2col + matrix product), and stride 1,
+  // fewer, storing the outputs outweighs computing them: a 1-channel 3x3
+  // conv's backward pass was 1.1x slower than im2col + matrix product, while
+  // LeNet's 1-channel 5x5 conv1 is 1.1x faster on the kernel), and stride 1,
   // or a stride with dilate 1, one group and a kernel at least as large as
   // the stride, on the image's phase planes (layers/shifted_conv.h).
   bool forward() const { return forward_; }
-  static constexpr index_t kMinPatch = 32;
+  static constexpr index_t kMinPatch = 16;
   // Whether it computes the input gradient: forward(), and with stride 1
   // padding at most dilate * (kernel - 1), so that the output gradient's
   // own padding is not negative. With a stride, the input gradient of the
@@ -95,15 +96,18 @@ class ShiftedConvPlan {
   void PlanPhaseAdjoints(index_t tasks);
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
-  // Runs `shape` with `packed` group by group (the weights for group g at
-  // g * ShiftedConvPackedSize(shape)): pads `planes` (shape.channels *
+  // Runs `shape` with `packed` group by group in task `task` (the weights
+  // for group g at g * their packed size): pads `planes` (shape.channels *
   // ngroup of height x width, padded by pad_y, pad_x) into `padded` and
   // convolves it into `out`.
-  void Run(const ShiftedConvShape& shape, const std::vector<float>& packed,
-           const float* planes, index_t height, index_t width, index_t pad_y,
-           index_t pad_x, float* padded, float* out);
+  void Run(index_t task, const ShiftedConvShape& shape,
+           const std::vector<float>& packed, const float* planes,
+           index_t height, index_t width, index_t pad_y, index_t pad_x,
+           float* padded, float* out);
   // Where Forward pads image `kept` (>= 0), else task's image.
   float* PaddedImage(index_t task, index_t kept);
+  // Task's scratch for the kernel (ShiftedConvScratchSize).
+  float* Scratch(index_t task);
 
   ConvGeometry geom_;
   index_t ngroup_ = 1;
@@ -120,6 +124,9 @@ class ShiftedConvPlan {
   index_t kept_images_ = 0;
   std::vector<float> kept_padded_;
   std::vector<float> transposed_grads_, weight_grads_t_;
+  // Per task: the kernel's scratch for the largest of its shapes.
+  index_t scratch_size_ = 0;
+  std::vector<float> scratch_;
   // With a stride, the input gradient of each phase of the image: the
   // stride-1 input gradient of the convolution of its phase planes by its
   // taps of wmat, with its own padded output gradient (at padded_offset in

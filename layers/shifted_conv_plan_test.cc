@@ -92,6 +92,8 @@ void ExpectClose(const std::vector<float>& got, const std::vector<double>& want,
 const Case kCases[] = {
     // ResNet's first stage: the weight gradient as sums over positions.
     {16, 16, 1, 28, 28, 3, 3, 1, 1, 1, 1, 1},
+    // LeNet's conv1: one channel, kMinPatch products per output or more.
+    {1, 32, 1, 28, 28, 5, 5, 1, 1, 2, 2, 1},
     // Small planes (the transposed weight gradient): groups, dilation,
     // unequal kernel sides and padding, no padding.
     {8, 6, 2, 9, 10, 3, 3, 1, 1, 1, 1, 1},
@@ -206,7 +208,7 @@ TEST(ShiftedConvPlanTest, WhatStaysOnIm2col) {
   EXPECT_FALSE(ShiftedConvPlan(dilated.Geometry(), 1, 32, 1).forward());
   const Case grouped{64, 64, 2, 28, 28, 3, 3, 2, 2, 1, 1, 1};
   EXPECT_FALSE(ShiftedConvPlan(grouped.Geometry(), 2, 64, 1).forward());
-  const Case small_patch{1, 32, 1, 28, 28, 5, 5, 1, 1, 2, 2, 1};
+  const Case small_patch{1, 32, 1, 28, 28, 3, 3, 1, 1, 1, 1, 1};
   EXPECT_FALSE(ShiftedConvPlan(small_patch.Geometry(), 1, 32, 1).forward());
   const Case wide_pad{8, 8, 1, 6, 6, 2, 2, 1, 1, 2, 2, 1};
   const ShiftedConvPlan plan(wide_pad.Geometry(), 1, 8, 1);

@@ -168,7 +168,7 @@ std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
 // filled with garbage in its tail past the last row's right padding to show
 // that no kept result reads it. The output lies between two guard bands
 // that must come back untouched.
-std::vector<float> RunShifted(const ShiftedConvShape& s,
+std::vector<float> RunShifted(const ShiftedConvShape& s, ShiftedConvOrder order,
                               ShiftedConvWeights which,
                               const std::vector<float>& weights,
                               const std::vector<float>& planes, int64_t height,
@@ -181,14 +181,17 @@ std::vector<float> RunShifted(const ShiftedConvShape& s,
     padded[i] = 1e30f;
   }
   PadPlanes(s, planes.data(), height, width, pad_y, pad_x, padded.data());
-  std::vector<float> packed(ShiftedConvPackedSize(s));
-  PackShiftedConvWeights(s, which, weights.data(), packed.data());
+  std::vector<float> packed(ShiftedConvPackedSize(s, order));
+  PackShiftedConvWeights(s, order, which, weights.data(), packed.data());
+  // The scratch may hold anything.
+  std::vector<float> scratch(ShiftedConvScratchSize(s, order), 1e30f);
   const int64_t out_size =
       s.out_channels * ShiftedConvOutHeight(s) * ShiftedConvOutWidth(s);
   constexpr int64_t kGuard = 64;
   constexpr float kGuardValue = -7.f;
   std::vector<float> guarded(kGuard + out_size + kGuard, kGuardValue);
-  ShiftedConv(s, packed.data(), padded.data(), guarded.data() + kGuard, simd);
+  ShiftedConv(s, order, packed.data(), padded.data(), scratch.data(),
+              guarded.data() + kGuard, simd);
   for (int64_t i = 0; i < kGuard; ++i) {
     EXPECT_EQ(guarded[i], kGuardValue) << "written before the output";
     EXPECT_EQ(guarded[kGuard + out_size + i], kGuardValue)
@@ -206,6 +209,16 @@ void ExpectNear(const std::vector<float>& got, const std::vector<double>& want,
   }
 }
 
+const ShiftedConvOrder kOrders[] = {ShiftedConvOrder::kPositions,
+                                    ShiftedConvOrder::kChannels};
+
+std::string Describe(ShiftedConvOrder order, SimdWidth simd) {
+  return std::string(order == ShiftedConvOrder::kChannels ? "channels"
+                                                          : "positions") +
+         " along " + (simd == SimdWidth::kAvx512 ? "AVX-512" : "AVX2") +
+         " vectors";
+}
+
 std::vector<SimdWidth> SimdWidthsOfThisCpu() {
   if (WidestSimd() == SimdWidth::kAvx512) {
     return {SimdWidth::kAvx2, SimdWidth::kAvx512};
@@ -214,14 +227,17 @@ std::vector<SimdWidth> SimdWidthsOfThisCpu() {
 }
 
 // Shapes that reach every branch: channel counts below, at and past the
-// kernels' 4 and 8 channel blocks; planes shorter and longer than one run of
-// positions; rows narrower than a vector; dilation; asymmetric kernels and
-// padding; padding 0 and padding up to dilate (kernel - 1).
+// kernels' 4 and 8 channel blocks and their groups of 2 and 4 vectors of
+// channels (80: 4 + 1 AVX-512 vectors); planes shorter and longer than one
+// run of positions; pixel counts that 8 does not divide; rows narrower than a
+// vector; dilation; asymmetric kernels and padding; padding 0 and padding up to
+// dilate (kernel - 1).
 const Case kCases[] = {
     {16, 16, 28, 28, 3, 3, 1, 1, 1, 1},  // ResNet stage 1
     {32, 64, 14, 14, 5, 5, 2, 2, 1, 1},  // LeNet's conv2
     {1, 32, 28, 28, 5, 5, 2, 2, 1, 1},   // LeNet's conv1
     {64, 64, 7, 7, 3, 3, 1, 1, 1, 1},    // ResNet stage 3
+    {8, 80, 6, 7, 3, 3, 1, 1, 1, 1},
     {3, 5, 9, 11, 3, 2, 0, 1, 1, 1},
     {2, 13, 6, 5, 2, 3, 1, 0, 2, 1},
     {5, 3, 10, 4, 3, 3, 2, 2, 1, 2},
@@ -244,11 +260,14 @@ TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
     const std::vector<float> w = RandomFloats(k.Weights(), &engine);
     const std::vector<double> want = ReferenceForward(k, in, w);
     for (int64_t extra_pitch : kExtraPitches) {
-      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-        ExpectNear(
-            RunShifted(k.Forward(extra_pitch), ShiftedConvWeights::kForward, w,
-                       in, k.height, k.width, k.pad_y, k.pad_x, simd),
-            want, 1e-4 * k.channels * k.kernel_y * k.kernel_x);
+      for (ShiftedConvOrder order : kOrders) {
+        for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+          SCOPED_TRACE(Describe(order, simd));
+          ExpectNear(RunShifted(k.Forward(extra_pitch), order,
+                                ShiftedConvWeights::kForward, w, in, k.height,
+                                k.width, k.pad_y, k.pad_x, simd),
+                     want, 1e-4 * k.channels * k.kernel_y * k.kernel_x);
+        }
       }
     }
   }
@@ -267,11 +286,14 @@ TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
     for (int64_t extra_pitch : kExtraPitches) {
       const ShiftedConvShape adjoint = k.Adjoint(extra_pitch);
       ASSERT_EQ(ShiftedConvOutHeight(adjoint), k.height);
-      for (SimdWidth simd : SimdWidthsOfThisCpu()) {
-        ExpectNear(RunShifted(adjoint, ShiftedConvWeights::kAdjoint, w,
-                              out_grad, k.OutHeight(), k.OutWidth(),
-                              k.AdjointPadY(), k.AdjointPadX(), simd),
-                   want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+      for (ShiftedConvOrder order : kOrders) {
+        for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+          SCOPED_TRACE(Describe(order, simd));
+          ExpectNear(RunShifted(adjoint, order, ShiftedConvWeights::kAdjoint, w,
+                                out_grad, k.OutHeight(), k.OutWidth(),
+                                k.AdjointPadY(), k.AdjointPadX(), simd),
+                     want, 1e-4 * k.out_channels * k.kernel_y * k.kernel_x);
+        }
       }
     }
   }
