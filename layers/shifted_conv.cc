@@ -32,10 +32,12 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
 }
 
 ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s) {
+  const bool wide = s.out_channels >= kMinChannelsAlongVectors;
+  const bool large =
+      ShiftedConvOutHeight(s) * s.out_width >= kMinPixelsAlongVectors;
   const bool drops_a_tenth = 10 * s.out_width <= 9 * s.row_pitch;
-  return s.out_channels >= kMinChannelsAlongVectors && drops_a_tenth
-             ? ShiftedConvOrder::kChannels
-             : ShiftedConvOrder::kPositions;
+  return wide && large && drops_a_tenth ? ShiftedConvOrder::kChannels
+                                        : ShiftedConvOrder::kPositions;
 }
 
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
