@@ -440,10 +440,13 @@ void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
 void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
                                const float* spread, float* weight_grad,
                                SimdWidth simd) {
+  const std::vector<int64_t> offsets = PairOffsets(s);
   if (simd == SimdWidth::kAvx512) {
-    ShiftedConvWeightGradientAvx512(s, padded, spread, weight_grad);
+    ShiftedConvWeightGradientAvx512(s, offsets.data(), padded, spread,
+                                    weight_grad);
   } else {
-    ShiftedConvWeightGradientAvx2(s, padded, spread, weight_grad);
+    ShiftedConvWeightGradientAvx2(s, offsets.data(), padded, spread,
+                                  weight_grad);
   }
 }
 
@@ -451,12 +454,13 @@ void ShiftedConvWeightGradientTransposed(const ShiftedConvShape& s,
                                          const float* padded,
                                          const float* transposed,
                                          float* weight_grad_t, SimdWidth simd) {
+  const std::vector<int64_t> offsets = PairOffsets(s);
   if (simd == SimdWidth::kAvx512) {
-    ShiftedConvWeightGradientTransposedAvx512(s, padded, transposed,
-                                              weight_grad_t);
+    ShiftedConvWeightGradientTransposedAvx512(s, offsets.data(), padded,
+                                              transposed, weight_grad_t);
   } else {
-    ShiftedConvWeightGradientTransposedAvx2(s, padded, transposed,
-                                            weight_grad_t);
+    ShiftedConvWeightGradientTransposedAvx2(s, offsets.data(), padded,
+                                            transposed, weight_grad_t);
   }
 }
 

@@ -1,6 +1,6 @@
 // ShiftedConv's loops on AVX2 vectors of 8 floats (the build's baseline,
 // x86-64-v3): 4 output channels by up to 3 vectors of positions, or up to 2
-// vectors of output channels by 6 to 12 pixels, 12 of the 16 registers.
+// vectors of output channels by 6 to 8 pixels, 12 of the 16 registers.
 #include <immintrin.h>
 
 #include "layers/shifted_conv_kernel.h"
@@ -66,18 +66,19 @@ void ShiftedConvChannelsAvx2(const ShiftedConvShape& s, const int64_t* offsets,
 }
 
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
-                                   const float* padded, const float* out_grad,
-                                   float* weight_grad) {
-  shifted_conv_internal::WeightGradient<Avx2, 3, 4>(s, padded, out_grad,
-                                                    weight_grad);
+                                   const int64_t* offsets, const float* padded,
+                                   const float* out_grad, float* weight_grad) {
+  shifted_conv_internal::WeightGradient<Avx2, 3, 4>(s, offsets, padded,
+                                                    out_grad, weight_grad);
 }
 
 void ShiftedConvWeightGradientTransposedAvx2(const ShiftedConvShape& s,
+                                             const int64_t* offsets,
                                              const float* padded,
                                              const float* transposed,
                                              float* weight_grad_t) {
   shifted_conv_internal::WeightGradientTransposed<Avx2, 12, 2>(
-      s, padded, transposed, weight_grad_t);
+      s, offsets, padded, transposed, weight_grad_t);
 }
 
 }  // namespace layers

@@ -35,17 +35,22 @@ void ShiftedConvChannelsAvx2(const ShiftedConvShape& s, const int64_t* offsets,
 void ShiftedConvChannelsAvx512(const ShiftedConvShape& s,
                                const int64_t* offsets, const float* packed,
                                const float* padded, float* out_t);
+// The weight gradients, pair k reading the input at offsets[k] from a
+// position (as ShiftedConvChannels*).
 void ShiftedConvWeightGradientAvx2(const ShiftedConvShape& s,
-                                   const float* padded, const float* out_grad,
-                                   float* weight_grad);
+                                   const int64_t* offsets, const float* padded,
+                                   const float* out_grad, float* weight_grad);
 void ShiftedConvWeightGradientAvx512(const ShiftedConvShape& s,
+                                     const int64_t* offsets,
                                      const float* padded, const float* out_grad,
                                      float* weight_grad);
 void ShiftedConvWeightGradientTransposedAvx2(const ShiftedConvShape& s,
+                                             const int64_t* offsets,
                                              const float* padded,
                                              const float* transposed,
                                              float* weight_grad_t);
 void ShiftedConvWeightGradientTransposedAvx512(const ShiftedConvShape& s,
+                                               const int64_t* offsets,
                                                const float* padded,
                                                const float* transposed,
                                                float* weight_grad_t);
@@ -72,49 +77,6 @@ void WithCount(int64_t count, const Fn& fn) {
 // has its own (as std::min it would be one inline function for both).
 namespace {
 int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
-
-// One side of a tap: where tap index i of that side reads, i * dilate =
-// stride * shift + phase, stepped without a division per tap.
-struct TapSide {
-  int64_t dilate, stride, shift = 0, phase = 0;
-  TapSide(int64_t dilate, int64_t stride, int64_t i)
-      : dilate(dilate),
-        stride(stride),
-        shift(i * dilate / stride),
-        phase(i * dilate % stride) {}
-  void Next() {
-    for (phase += dilate; phase >= stride; phase -= stride) ++shift;
-  }
-  void Restart() { shift = phase = 0; }
-};
-
-// x[t] = where (channel, tap) pair k0 + t of wmat's row order reads for
-// position 0 of `padded` (ShiftedConvShape's layout, with a stride its
-// phase planes).
-template <int kK>
-void PairPointers(const ShiftedConvShape& s, const float* padded, int64_t k0,
-                  const float* (&x)[kK]) {
-  const int64_t taps = s.kernel_y * s.kernel_x;
-  const int64_t plane = s.padded_height * s.row_pitch;
-  const int64_t phase_step = s.channels * plane;
-  int64_t c = k0 / taps, i = k0 % taps / s.kernel_x, j = k0 % s.kernel_x;
-  TapSide row(s.dilate_y, s.stride_y, i), column(s.dilate_x, s.stride_x, j);
-  for (int t = 0; t < kK; ++t) {
-    x[t] = padded + c * plane +
-           (row.phase * s.stride_x + column.phase) * phase_step +
-           row.shift * s.row_pitch + column.shift;
-    if (++j < s.kernel_x) {
-      column.Next();
-      continue;
-    }
-    j = 0, column.Restart();
-    if (++i < s.kernel_y) {
-      row.Next();
-      continue;
-    }
-    i = 0, row.Restart(), ++c;
-  }
-}
 }  // namespace
 
 // acc[r][v] += packed weight r of one tap times the vector v of kVecs
@@ -330,7 +292,8 @@ inline void ChannelsBlock(int64_t pairs, const int64_t* offsets,
 
 // The kChannels order: output channels kMaxMv vectors at a time (fewer in
 // the last group), each group by kAccumulators / (its vectors) output
-// pixels at a time, at most 12 (their input pointers stay in registers).
+// pixels at a time, at most 8: their input pointers stay in registers (with
+// 12, LeNet's conv2 input gradient was 1.03x slower).
 template <class Simd, int kAccumulators, int kMaxMv>
 void ComputeChannels(const ShiftedConvShape& s, const int64_t* offsets,
                      const float* packed, const float* padded, float* out_t) {
@@ -342,7 +305,7 @@ void ComputeChannels(const ShiftedConvShape& s, const int64_t* offsets,
   for (int64_t v0 = 0; v0 < vectors; v0 += kMaxMv) {
     WithCount<kMaxMv>(Smaller(kMaxMv, vectors - v0), [&](auto group) {
       constexpr int kMv = decltype(group)::value;
-      constexpr int kP = kAccumulators / kMv < 12 ? kAccumulators / kMv : 12;
+      constexpr int kP = kAccumulators / kMv < 8 ? kAccumulators / kMv : 8;
       for (int64_t p0 = 0; p0 < pixels; p0 += kP) {
         // Past the last pixel, the last one again (computed, not stored).
         int64_t q[kP];
@@ -364,15 +327,16 @@ void ComputeChannels(const ShiftedConvShape& s, const int64_t* offsets,
 // out_grad's row times the input plane at the pair's shift, each a vector
 // of partial sums until the end.
 template <class Simd, int kM, int kK>
-void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
-                         const float* out_grad, int64_t m0, int64_t k0,
-                         float* weight_grad) {
+void WeightGradientBlock(const ShiftedConvShape& s, const int64_t* offsets,
+                         const float* padded, const float* out_grad, int64_t m0,
+                         int64_t k0, float* weight_grad) {
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t taps = s.kernel_y * s.kernel_x;
   const int64_t pitch = ShiftedConvGradientPitch(s);
   const float* x[kK];
-  PairPointers(s, padded, k0, x);
+#pragma GCC unroll 8
+  for (int t = 0; t < kK; ++t) x[t] = padded + offsets[k0 + t];
   const float* g = out_grad + m0 * pitch;
   V acc[kM][kK];
 #pragma GCC unroll 8
@@ -407,16 +371,17 @@ void WeightGradientBlock(const ShiftedConvShape& s, const float* padded,
 // weight_grad += the weight gradient, in blocks of kM output channels by
 // kK pairs.
 template <class Simd, int kM, int kK>
-void WeightGradient(const ShiftedConvShape& s, const float* padded,
-                    const float* out_grad, float* weight_grad) {
+void WeightGradient(const ShiftedConvShape& s, const int64_t* offsets,
+                    const float* padded, const float* out_grad,
+                    float* weight_grad) {
   const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
   for (int64_t m0 = 0; m0 < s.out_channels; m0 += kM) {
     WithCount<kM>(Smaller(kM, s.out_channels - m0), [&](auto rows) {
       for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
         WithCount<kK>(Smaller(kK, pairs - k0), [&](auto cols) {
           WeightGradientBlock<Simd, decltype(rows)::value,
-                              decltype(cols)::value>(s, padded, out_grad, m0,
-                                                     k0, weight_grad);
+                              decltype(cols)::value>(
+              s, offsets, padded, out_grad, m0, k0, weight_grad);
         });
       }
     });
@@ -427,14 +392,15 @@ void WeightGradient(const ShiftedConvShape& s, const float* padded,
 // vectors of output channels from vector v0: over every position, the
 // pair's input pixel times the position's output gradients.
 template <class Simd, int kK, int kMv>
-void TransposedBlock(const ShiftedConvShape& s, const float* padded,
-                     const float* transposed, int64_t k0, int64_t v0,
-                     float* weight_grad_t) {
+void TransposedBlock(const ShiftedConvShape& s, const int64_t* offsets,
+                     const float* padded, const float* transposed, int64_t k0,
+                     int64_t v0, float* weight_grad_t) {
   using V = typename Simd::V;
   constexpr int64_t kLanes = Simd::kLanes;
   const int64_t pitch = ShiftedConvChannelPitch(s);
   const float* x[kK];
-  PairPointers(s, padded, k0, x);
+#pragma GCC unroll 24
+  for (int t = 0; t < kK; ++t) x[t] = padded + offsets[k0 + t];
   V acc[kK][kMv];
 #pragma GCC unroll 24
   for (int t = 0; t < kK; ++t) {
@@ -476,8 +442,9 @@ void TransposedBlock(const ShiftedConvShape& s, const float* padded,
 // vectors of output channels by kAccumulators / (the block's vectors)
 // pairs.
 template <class Simd, int kAccumulators, int kMv>
-void WeightGradientTransposed(const ShiftedConvShape& s, const float* padded,
-                              const float* transposed, float* weight_grad_t) {
+void WeightGradientTransposed(const ShiftedConvShape& s, const int64_t* offsets,
+                              const float* padded, const float* transposed,
+                              float* weight_grad_t) {
   const int64_t vectors = ShiftedConvChannelPitch(s) / Simd::kLanes;
   const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
   for (int64_t v0 = 0; v0 < vectors; v0 += kMv) {
@@ -487,7 +454,7 @@ void WeightGradientTransposed(const ShiftedConvShape& s, const float* padded,
       for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
         WithCount<kK>(Smaller(kK, pairs - k0), [&](auto cols) {
           TransposedBlock<Simd, decltype(cols)::value, kVecs>(
-              s, padded, transposed, k0, v0, weight_grad_t);
+              s, offsets, padded, transposed, k0, v0, weight_grad_t);
         });
       }
     });
