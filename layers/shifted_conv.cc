@@ -95,9 +95,11 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvOrder order,
     const int64_t pitch = ShiftedConvChannelPitch(s);
     std::fill(packed, packed + ShiftedConvPackedSize(s, order), 0.f);
     for (int64_t m = 0; m < s.out_channels; ++m) {
-      for (int64_t k = 0; k < s.channels * taps; ++k) {
-        packed[k * pitch + m] =
-            WeightOf(s, which, weights, m, k / taps, k % taps);
+      for (int64_t c = 0; c < s.channels; ++c) {
+        for (int64_t t = 0; t < taps; ++t) {
+          packed[(c * taps + t) * pitch + m] =
+              WeightOf(s, which, weights, m, c, t);
+        }
       }
     }
     return;
