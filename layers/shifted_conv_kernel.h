@@ -246,6 +246,27 @@ void Compute(const ShiftedConvShape& s, const float* packed,
   });
 }
 
+// acc[p][v] += the float at x[p] + offset times vector v of the kMv
+// consecutive ones at `vectors`: one broadcast per row, a load per column.
+template <class Simd, int kP, int kMv>
+inline __attribute__((always_inline)) void AddOuterProduct(
+    const float* (&x)[kP], int64_t offset, const float* vectors,
+    typename Simd::V (&acc)[kP][kMv]) {
+  using V = typename Simd::V;
+  V columns[kMv];
+#pragma GCC unroll 4
+  for (int v = 0; v < kMv; ++v) {
+    columns[v] = Simd::Load(vectors + v * Simd::kLanes);
+  }
+#pragma GCC unroll 24
+  for (int p = 0; p < kP; ++p) {
+    const V row = Simd::Broadcast(x[p] + offset);
+#pragma GCC unroll 4
+    for (int v = 0; v < kMv; ++v)
+      acc[p][v] = Simd::Fma(row, columns[v], acc[p][v]);
+  }
+}
+
 // kP output pixels (at positions q[p] of the planes) by kMv vectors of
 // output channels: the sum over `pairs` pairs k of the pixel at q[p] +
 // offsets[k] times the vectors of packed row k, stored in the pixels'
@@ -267,18 +288,7 @@ inline void ChannelsBlock(int64_t pairs, const int64_t* offsets,
   for (int p = 0; p < kP; ++p) x[p] = padded + q[p];
 #pragma GCC unroll 2
   for (int64_t k = 0; k < pairs; ++k, packed += pitch) {
-    const int64_t offset = offsets[k];
-    V w[kMv];
-#pragma GCC unroll 4
-    for (int v = 0; v < kMv; ++v) w[v] = Simd::Load(packed + v * Simd::kLanes);
-#pragma GCC unroll 16
-    for (int p = 0; p < kP; ++p) {
-      const V pixel = Simd::Broadcast(x[p] + offset);
-#pragma GCC unroll 4
-      for (int v = 0; v < kMv; ++v) {
-        acc[p][v] = Simd::Fma(pixel, w[v], acc[p][v]);
-      }
-    }
+    AddOuterProduct<Simd>(x, offsets[k], packed, acc);
   }
 #pragma GCC unroll 16
   for (int p = 0; p < kP; ++p) {
@@ -415,17 +425,7 @@ void TransposedBlock(const ShiftedConvShape& s, const int64_t* offsets,
   for (int64_t row = 0; row < out_h * s.row_pitch; row += s.row_pitch) {
     const float* g = transposed + row * pitch + v0 * kLanes;
     for (int64_t q = row; q < row + out_w; ++q, g += pitch) {
-      V grads[kMv];
-#pragma GCC unroll 4
-      for (int v = 0; v < kMv; ++v) grads[v] = Simd::Load(g + v * kLanes);
-#pragma GCC unroll 24
-      for (int t = 0; t < kK; ++t) {
-        const V pixel = Simd::Broadcast(x[t] + q);
-#pragma GCC unroll 4
-        for (int v = 0; v < kMv; ++v) {
-          acc[t][v] = Simd::Fma(pixel, grads[v], acc[t][v]);
-        }
-      }
+      AddOuterProduct<Simd>(x, q, g, acc);
     }
   }
 #pragma GCC unroll 24
