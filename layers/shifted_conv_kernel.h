@@ -79,6 +79,17 @@ namespace {
 int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
 }  // namespace
 
+// acc = 0, every vector: a kernel's accumulators, kept in registers.
+template <class Simd, int kRows, int kColumns>
+inline __attribute__((always_inline)) void ZeroAll(
+    typename Simd::V (&acc)[kRows][kColumns]) {
+#pragma GCC unroll 24
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 8
+    for (int c = 0; c < kColumns; ++c) acc[r][c] = Simd::Zero();
+  }
+}
+
 // acc[r][v] += packed weight r of one tap times the vector v of kVecs
 // consecutive ones from x.
 template <class Simd, int kRows, int kVecs>
@@ -143,11 +154,7 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
                        int64_t stored_rows, float* out, int64_t out_plane) {
   using V = typename Simd::V;
   V acc[kRows][kVecs];
-#pragma GCC unroll 8
-  for (int r = 0; r < kRows; ++r) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kVecs; ++v) acc[r][v] = Simd::Zero();
-  }
+  ZeroAll<Simd>(acc);
   const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t row_step = s.dilate_y * s.row_pitch;
   // With a stride, the phase planes lie phase by phase, each phase with
@@ -278,11 +285,7 @@ inline void ChannelsBlock(int64_t pairs, const int64_t* offsets,
                           int count, float* out_t) {
   using V = typename Simd::V;
   V acc[kP][kMv];
-#pragma GCC unroll 16
-  for (int p = 0; p < kP; ++p) {
-#pragma GCC unroll 4
-    for (int v = 0; v < kMv; ++v) acc[p][v] = Simd::Zero();
-  }
+  ZeroAll<Simd>(acc);
   const float* x[kP];
 #pragma GCC unroll 16
   for (int p = 0; p < kP; ++p) x[p] = padded + q[p];
@@ -349,11 +352,7 @@ void WeightGradientBlock(const ShiftedConvShape& s, const int64_t* offsets,
   for (int t = 0; t < kK; ++t) x[t] = padded + offsets[k0 + t];
   const float* g = out_grad + m0 * pitch;
   V acc[kM][kK];
-#pragma GCC unroll 8
-  for (int r = 0; r < kM; ++r) {
-#pragma GCC unroll 8
-    for (int t = 0; t < kK; ++t) acc[r][t] = Simd::Zero();
-  }
+  ZeroAll<Simd>(acc);
   const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   for (int64_t p = 0; p < positions; p += kLanes) {
     V grads[kM];
