@@ -1,6 +1,7 @@
 // Single-thread time of the stride-1 conv kernel's passes on one image
-// (layers/shifted_conv.h), with the GFLOP/s of each (multiply-adds of the
-// kept outputs only):
+// (layers/shifted_conv.h), in each order, with the GFLOP/s of each (two per
+// multiply-add of the kept outputs; the positions a pass drops are not
+// counted):
 //   bazel run -c opt //layers:shifted_conv_bench
 #include <random>
 #include <vector>
@@ -12,6 +13,8 @@ namespace umbra {
 namespace layers {
 namespace {
 
+// A convolution of channels planes of size x size into out_channels, by a
+// kernel x kernel kernel with `pad` zeros on every side, stride 1.
 struct Case {
   int64_t channels, out_channels, size, kernel, pad;
 };
@@ -45,7 +48,16 @@ void SetFlops(benchmark::State& state, const Case& c) {
       flops * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
 
+// LeNet's conv2, its input gradient (as a forward convolution of the same
+// sizes), LeNet's conv1, the ResNet's stride-1 convs of each stage and
+// the bn_cnn's second.
 const Case kLeNetConv2{32, 64, 14, 5, 2};
+const Case kLeNetConv2Adjoint{64, 32, 14, 5, 2};
+const Case kLeNetConv1{1, 32, 28, 5, 2};
+const Case kResNetStage1{16, 16, 28, 3, 1};
+const Case kResNetStage2{32, 32, 14, 3, 1};
+const Case kBnCnnConv1b{32, 32, 28, 3, 1};
+const Case kResNetStage3{64, 64, 7, 3, 1};
 
 void BM_Forward(benchmark::State& state, Case c, ShiftedConvOrder order) {
   const ShiftedConvShape s = ShapeOf(c);
@@ -65,15 +77,6 @@ void BM_Forward(benchmark::State& state, Case c, ShiftedConvOrder order) {
   }
   SetFlops(state, c);
 }
-// LeNet's conv2, its input gradient (as a forward convolution of the same
-// sizes), LeNet's conv1, the ResNet's stride-1 convs of each stage and
-// the bn_cnn's second.
-const Case kLeNetConv2Adjoint{64, 32, 14, 5, 2};
-const Case kLeNetConv1{1, 32, 28, 5, 2};
-const Case kResNetStage1{16, 16, 28, 3, 1};
-const Case kResNetStage2{32, 32, 14, 3, 1};
-const Case kBnCnnConv1b{32, 32, 28, 3, 1};
-const Case kResNetStage3{64, 64, 7, 3, 1};
 BENCHMARK_CAPTURE(BM_Forward, lenet_conv2_positions, kLeNetConv2,
                   ShiftedConvOrder::kPositions);
 BENCHMARK_CAPTURE(BM_Forward, lenet_conv2_channels, kLeNetConv2,
