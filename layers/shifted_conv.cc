@@ -42,7 +42,7 @@ ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s) {
 
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
                               ShiftedConvOrder order) {
-  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  const int64_t pairs = ShiftedConvPairs(s);
   if (order == ShiftedConvOrder::kChannels) {
     return pairs * ShiftedConvChannelPitch(s);
   }
@@ -69,10 +69,6 @@ int64_t PhaseRank(int64_t i, int64_t kernel, int64_t stride) {
   }
   return rank;
 }
-
-}  // namespace
-
-namespace {
 
 // The weight of output channel m, input channel c and tap t (row-major
 // kernel_y by kernel_x) of the convolution `which` packs.
@@ -133,6 +129,19 @@ template <int kLanes, typename Block>
 inline void ForEachBlock(int64_t n, const Block& block) {
   for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
   block(n - kLanes);
+}
+
+// to[c * to_stride + r] = from[r * from_stride + c] for r, c < 8: an 8 by
+// 8 block transposed in registers, of whose result only the first `stored`
+// rows are written.
+inline void TransposeBlock8(const float* from, int64_t from_stride, float* to,
+                            int64_t to_stride, int64_t stored = 8) {
+  Floats8 rows[8];
+  for (int r = 0; r < 8; ++r) {
+    rows[r] = LoadFloats<Floats8>(from + r * from_stride);
+  }
+  TransposeLanes(rows);
+  for (int64_t c = 0; c < stored; ++c) StoreFloats(to + c * to_stride, rows[c]);
 }
 
 // d[0, n) = s[0, n), inline: image rows are short (7 to a few dozen floats),
@@ -359,13 +368,7 @@ void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
     float* to = transposed + y * s.row_pitch * pitch;  // pixel x at x * pitch
     for (int64_t m = 0; m < blocked; m += 8) {
       ForEachBlock<8>(out_w, [&](int64_t x) {
-        Floats8 rows[8];
-        for (int r = 0; r < 8; ++r) {
-          rows[r] = LoadFloats<Floats8>(from + (m + r) * plane + x);
-        }
-        TransposeLanes(rows);
-        for (int r = 0; r < 8; ++r)
-          StoreFloats(to + (x + r) * pitch + m, rows[r]);
+        TransposeBlock8(from + m * plane + x, plane, to + x * pitch + m, pitch);
       });
     }
     for (int64_t m = blocked; m < s.out_channels; ++m) {
@@ -375,18 +378,11 @@ void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
   }
 }
 
-SimdWidth WidestSimd() {
-  static const SimdWidth widest =
-      __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
-  return widest;
+int64_t ShiftedConvPairs(const ShiftedConvShape& s) {
+  return s.channels * s.kernel_y * s.kernel_x;
 }
 
-namespace {
-
-// Where each (channel, tap) pair of wmat's row order reads, from an output
-// pixel's position in plane 0 (ShiftedConvShape's layout, with a stride
-// its phase planes).
-std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
+void ShiftedConvPairOffsets(const ShiftedConvShape& s, int64_t* offsets) {
   const int64_t plane = s.padded_height * s.row_pitch;
   const int64_t phase_step = s.channels * plane;
   std::vector<int64_t> rows(s.kernel_y), columns(s.kernel_x);
@@ -399,16 +395,20 @@ std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
     const int64_t x = j * s.dilate_x;
     columns[j] = x % s.stride_x * phase_step + x / s.stride_x;
   }
-  std::vector<int64_t> offsets;
-  offsets.reserve(s.channels * s.kernel_y * s.kernel_x);
   for (int64_t c = 0; c < s.channels; ++c) {
     for (int64_t row : rows) {
-      for (int64_t column : columns)
-        offsets.push_back(c * plane + row + column);
+      for (int64_t column : columns) *offsets++ = c * plane + row + column;
     }
   }
-  return offsets;
 }
+
+SimdWidth WidestSimd() {
+  static const SimdWidth widest =
+      __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
+  return widest;
+}
+
+namespace {
 
 // out (out_channels, pixels) = out_t's first out_channels columns, out_t
 // being pixels rows of `pitch` floats: 8 by 8 blocks transposed in
@@ -418,14 +418,8 @@ void TransposeOutput(const float* out_t, int64_t pixels, int64_t pitch,
   int64_t p = 0;
   for (; p + 8 <= pixels; p += 8) {
     for (int64_t m = 0; m < out_channels; m += 8) {
-      Floats8 rows[8];
-      for (int r = 0; r < 8; ++r) {
-        rows[r] = LoadFloats<Floats8>(out_t + (p + r) * pitch + m);
-      }
-      TransposeLanes(rows);
-      for (int64_t r = 0; r < 8 && m + r < out_channels; ++r) {
-        StoreFloats(out + (m + r) * pixels + p, rows[r]);
-      }
+      TransposeBlock8(out_t + p * pitch + m, pitch, out + m * pixels + p,
+                      pixels, std::min<int64_t>(8, out_channels - m));
     }
   }
   for (; p < pixels; ++p) {
@@ -438,47 +432,45 @@ void TransposeOutput(const float* out_t, int64_t pixels, int64_t pitch,
 }  // namespace
 
 void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
-                 const float* packed, const float* padded, float* scratch,
-                 float* out, SimdWidth simd) {
+                 const int64_t* offsets, const float* packed,
+                 const float* padded, float* scratch, float* out,
+                 SimdWidth simd) {
   const bool avx512 = simd == SimdWidth::kAvx512;
   if (order == ShiftedConvOrder::kPositions) {
     return avx512 ? ShiftedConvAvx512(s, packed, padded, out)
                   : ShiftedConvAvx2(s, packed, padded, out);
   }
-  const std::vector<int64_t> offsets = PairOffsets(s);
   if (avx512) {
-    ShiftedConvChannelsAvx512(s, offsets.data(), packed, padded, scratch);
+    ShiftedConvChannelsAvx512(s, offsets, packed, padded, scratch);
   } else {
-    ShiftedConvChannelsAvx2(s, offsets.data(), packed, padded, scratch);
+    ShiftedConvChannelsAvx2(s, offsets, packed, padded, scratch);
   }
   TransposeOutput(scratch, ShiftedConvOutHeight(s) * s.out_width,
                   ShiftedConvChannelPitch(s), s.out_channels, out);
 }
 
-void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
+void ShiftedConvWeightGradient(const ShiftedConvShape& s,
+                               const int64_t* offsets, const float* padded,
                                const float* spread, float* weight_grad,
                                SimdWidth simd) {
-  const std::vector<int64_t> offsets = PairOffsets(s);
   if (simd == SimdWidth::kAvx512) {
-    ShiftedConvWeightGradientAvx512(s, offsets.data(), padded, spread,
-                                    weight_grad);
+    ShiftedConvWeightGradientAvx512(s, offsets, padded, spread, weight_grad);
   } else {
-    ShiftedConvWeightGradientAvx2(s, offsets.data(), padded, spread,
-                                  weight_grad);
+    ShiftedConvWeightGradientAvx2(s, offsets, padded, spread, weight_grad);
   }
 }
 
 void ShiftedConvWeightGradientTransposed(const ShiftedConvShape& s,
+                                         const int64_t* offsets,
                                          const float* padded,
                                          const float* transposed,
                                          float* weight_grad_t, SimdWidth simd) {
-  const std::vector<int64_t> offsets = PairOffsets(s);
   if (simd == SimdWidth::kAvx512) {
-    ShiftedConvWeightGradientTransposedAvx512(s, offsets.data(), padded,
-                                              transposed, weight_grad_t);
+    ShiftedConvWeightGradientTransposedAvx512(s, offsets, padded, transposed,
+                                              weight_grad_t);
   } else {
-    ShiftedConvWeightGradientTransposedAvx2(s, offsets.data(), padded,
-                                            transposed, weight_grad_t);
+    ShiftedConvWeightGradientTransposedAvx2(s, offsets, padded, transposed,
+                                            weight_grad_t);
   }
 }
 

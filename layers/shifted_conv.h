@@ -35,8 +35,11 @@
 //   PackShiftedConvWeights(s, order, ShiftedConvWeights::kForward, wmat,
 //                          packed.data());
 //   std::vector<float> scratch(ShiftedConvScratchSize(s, order));
+//   std::vector<int64_t> offsets(ShiftedConvPairs(s));
+//   ShiftedConvPairOffsets(s, offsets.data());
 //   PadPlanes(s, image, h, w, 1, 1, padded.data());
-//   ShiftedConv(s, order, packed.data(), padded.data(), scratch.data(), out);
+//   ShiftedConv(s, order, offsets.data(), packed.data(), padded.data(),
+//               scratch.data(), out);
 #ifndef UMBRA_LAYERS_SHIFTED_CONV_H_
 #define UMBRA_LAYERS_SHIFTED_CONV_H_
 
@@ -148,14 +151,24 @@ void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
 enum class SimdWidth { kAvx2, kAvx512 };
 SimdWidth WidestSimd();
 
+// The (channel, tap) pairs of a shape: channels * kernel_y * kernel_x.
+int64_t ShiftedConvPairs(const ShiftedConvShape& s);
+// offsets[k] = where pair k of wmat's row order reads, from an output
+// position in plane 0 (with a stride, in the phase planes), for every pair:
+// what ShiftedConv (kChannels) and the weight gradients take, computed once
+// per shape.
+void ShiftedConvPairOffsets(const ShiftedConvShape& s, int64_t* offsets);
+
 // out (out_channels, out height, out width, contiguous) = the convolution
 // of `padded` (ShiftedConvInputSize floats) by `packed` (packed for
 // `order`), each output pixel stored once (the positions past a row's end
-// are not), through `scratch` (ShiftedConvScratchSize floats, any values).
-// simd = kAvx512 only where WidestSimd() is.
+// are not), through `scratch` (ShiftedConvScratchSize floats, any values);
+// `offsets` = ShiftedConvPairOffsets(s). simd = kAvx512 only where
+// WidestSimd() is.
 void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
-                 const float* packed, const float* padded, float* scratch,
-                 float* out, SimdWidth simd = WidestSimd());
+                 const int64_t* offsets, const float* packed,
+                 const float* padded, float* scratch, float* out,
+                 SimdWidth simd = WidestSimd());
 
 // The weight gradient reads the output gradient spread at the input's
 // pitch: out_channels planes of ShiftedConvGradientPitch floats, plane m
@@ -169,8 +182,9 @@ void SpreadOutputGradient(const ShiftedConvShape& s, const float* out_grad,
 
 // weight_grad (out_channels, channels, kernel_y, kernel_x) += the gradient
 // of the weights of the convolution of `padded` (as ShiftedConv reads it)
-// given the `spread` gradient of its output.
-void ShiftedConvWeightGradient(const ShiftedConvShape& s, const float* padded,
+// given the `spread` gradient of its output; `offsets` as ShiftedConv's.
+void ShiftedConvWeightGradient(const ShiftedConvShape& s,
+                               const int64_t* offsets, const float* padded,
                                const float* spread, float* weight_grad,
                                SimdWidth simd = WidestSimd());
 
@@ -190,6 +204,7 @@ void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
 // past out_channels left 0) += the weight gradient given the `transposed`
 // output gradient.
 void ShiftedConvWeightGradientTransposed(const ShiftedConvShape& s,
+                                         const int64_t* offsets,
                                          const float* padded,
                                          const float* transposed,
                                          float* weight_grad_t,

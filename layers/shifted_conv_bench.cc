@@ -32,6 +32,13 @@ ShiftedConvShape ShapeOf(const Case& c) {
                           out};
 }
 
+// The pair offsets the kernels take for s.
+std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
+  std::vector<int64_t> offsets(ShiftedConvPairs(s));
+  ShiftedConvPairOffsets(s, offsets.data());
+  return offsets;
+}
+
 std::vector<float> RandomFloats(int64_t n) {
   std::mt19937 engine(1);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -70,9 +77,10 @@ void BM_Forward(benchmark::State& state, Case c, ShiftedConvOrder order) {
   std::vector<float> scratch(ShiftedConvScratchSize(s, order));
   std::vector<float> out(c.out_channels * ShiftedConvOutHeight(s) *
                          s.out_width);
+  const std::vector<int64_t> offsets = PairOffsets(s);
   for (auto _ : state) {
-    ShiftedConv(s, order, packed.data(), padded.data(), scratch.data(),
-                out.data());
+    ShiftedConv(s, order, offsets.data(), packed.data(), padded.data(),
+                scratch.data(), out.data());
     benchmark::DoNotOptimize(out.data());
   }
   SetFlops(state, c);
@@ -114,9 +122,10 @@ void BM_WeightGradientTransposed(benchmark::State& state) {
       RandomFloats(ShiftedConvTransposedGradientSize(s));
   std::vector<float> grad(c.channels * c.kernel * c.kernel *
                           ShiftedConvChannelPitch(s));
+  const std::vector<int64_t> offsets = PairOffsets(s);
   for (auto _ : state) {
-    ShiftedConvWeightGradientTransposed(s, padded.data(), transposed.data(),
-                                        grad.data());
+    ShiftedConvWeightGradientTransposed(s, offsets.data(), padded.data(),
+                                        transposed.data(), grad.data());
     benchmark::DoNotOptimize(grad.data());
   }
   SetFlops(state, c);

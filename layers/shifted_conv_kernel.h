@@ -314,7 +314,7 @@ void ComputeChannels(const ShiftedConvShape& s, const int64_t* offsets,
   const int64_t vectors = pitch / Simd::kLanes;
   const int64_t out_w = ShiftedConvOutWidth(s);
   const int64_t pixels = ShiftedConvOutHeight(s) * out_w;
-  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  const int64_t pairs = ShiftedConvPairs(s);
   for (int64_t v0 = 0; v0 < vectors; v0 += kMaxMv) {
     WithCount<kMaxMv>(Smaller(kMaxMv, vectors - v0), [&](auto group) {
       constexpr int kMv = decltype(group)::value;
@@ -383,7 +383,7 @@ template <class Simd, int kM, int kK>
 void WeightGradient(const ShiftedConvShape& s, const int64_t* offsets,
                     const float* padded, const float* out_grad,
                     float* weight_grad) {
-  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  const int64_t pairs = ShiftedConvPairs(s);
   for (int64_t m0 = 0; m0 < s.out_channels; m0 += kM) {
     WithCount<kM>(Smaller(kM, s.out_channels - m0), [&](auto rows) {
       for (int64_t k0 = 0; k0 < pairs; k0 += kK) {
@@ -445,7 +445,7 @@ void WeightGradientTransposed(const ShiftedConvShape& s, const int64_t* offsets,
                               const float* padded, const float* transposed,
                               float* weight_grad_t) {
   const int64_t vectors = ShiftedConvChannelPitch(s) / Simd::kLanes;
-  const int64_t pairs = s.channels * s.kernel_y * s.kernel_x;
+  const int64_t pairs = ShiftedConvPairs(s);
   for (int64_t v0 = 0; v0 < vectors; v0 += kMv) {
     WithCount<kMv>(Smaller(kMv, vectors - v0), [&](auto vecs) {
       constexpr int kVecs = decltype(vecs)::value;

@@ -27,6 +27,13 @@ index_t ScratchSize(const ShiftedConvShape& shape) {
   return ShiftedConvScratchSize(shape, PreferredShiftedConvOrder(shape));
 }
 
+// ShiftedConvPairOffsets of `shape`, once per plan.
+std::vector<int64_t> PairOffsets(const ShiftedConvShape& shape) {
+  std::vector<int64_t> offsets(ShiftedConvPairs(shape));
+  ShiftedConvPairOffsets(shape, offsets.data());
+  return offsets;
+}
+
 }  // namespace
 
 ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
@@ -67,6 +74,7 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
   }
   if (forward_) {
     packed_forward_.resize(ngroup * PackedSize(forward_shape_));
+    forward_offsets_ = PairOffsets(forward_shape_);
     scratch_size_ = ScratchSize(forward_shape_);
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
@@ -95,6 +103,7 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
         ShiftedConvRowPitch(g.out_width, span_x - g.pad_x, g.width),
         g.width};
     packed_adjoint_.resize(ngroup * PackedSize(adjoint_shape_));
+    adjoint_offsets_ = PairOffsets(adjoint_shape_);
     scratch_size_ = std::max(scratch_size_, ScratchSize(adjoint_shape_));
     padded_grads_.assign(
         tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
@@ -130,6 +139,7 @@ void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
                      ShiftedConvRowPitch(out_w, cols - 1, phases.row_pitch),
                      phases.row_pitch};
       phase.packed_offset = packed;
+      phase.offsets = PairOffsets(phase.shape);
       phase.padded_offset = phase_padded_size_;
       packed += PackedSize(phase.shape);
       scratch_size_ = std::max(scratch_size_, ScratchSize(phase.shape));
@@ -200,15 +210,17 @@ float* ShiftedConvPlan::PaddedImage(index_t task, index_t kept) {
 
 void ShiftedConvPlan::Forward(index_t task, const float* image, float* out,
                               index_t kept) {
-  Run(task, forward_shape_, packed_forward_, image, geom_.height, geom_.width,
-      geom_.pad_y, geom_.pad_x, PaddedImage(task, kept), out);
+  Run(task, forward_shape_, forward_offsets_, packed_forward_, image,
+      geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
+      PaddedImage(task, kept), out);
 }
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
                                     float* in_grad) {
   if (!strided_) {
-    Run(task, adjoint_shape_, packed_adjoint_, out_grad, geom_.out_height,
-        geom_.out_width, geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
+    Run(task, adjoint_shape_, adjoint_offsets_, packed_adjoint_, out_grad,
+        geom_.out_height, geom_.out_width,
+        geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
         geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x,
         padded_grads_.data() +
             task * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup_)),
@@ -226,7 +238,7 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
     float* buffer = padded + phase.padded_offset;
     PadPlanes(shape, out_grad, geom_.out_height, geom_.out_width,
               shape.kernel_y - 1, shape.kernel_x - 1, buffer);
-    ShiftedConv(shape, PreferredShiftedConvOrder(shape),
+    ShiftedConv(shape, PreferredShiftedConvOrder(shape), phase.offsets.data(),
                 packed_adjoint_.data() + phase.packed_offset, buffer,
                 Scratch(task),
                 phase_grad + (phase.py * forward_shape_.stride_x + phase.px) *
@@ -253,7 +265,7 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
     SpreadOutputGradient(all, out_grad, spread);
     for (index_t g = 0; g < ngroup_; ++g) {
       ShiftedConvWeightGradient(
-          shape, padded + g * group_planes,
+          shape, forward_offsets_.data(), padded + g * group_planes,
           spread + g * shape.out_channels * ShiftedConvGradientPitch(shape),
           wmat_grad + g * GroupWeights(shape));
     }
@@ -267,7 +279,7 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
     TransposeOutputGradient(
         shape, out_grad + g * shape.out_channels * out_plane, transposed);
     ShiftedConvWeightGradientTransposed(
-        shape, padded + g * group_planes, transposed,
+        shape, forward_offsets_.data(), padded + g * group_planes, transposed,
         weight_grads_t_.data() +
             (task * ngroup_ + g) * TransposedWeightsSize());
   }
@@ -276,7 +288,7 @@ void ShiftedConvPlan::WeightGradient(index_t task, const float* image,
 void ShiftedConvPlan::AddWeightGradient(index_t task, float* wmat_grad) {
   if (dot_weight_gradient_) return;
   const ShiftedConvShape& shape = forward_shape_;
-  const index_t pairs = shape.channels * shape.kernel_y * shape.kernel_x;
+  const index_t pairs = ShiftedConvPairs(shape);
   const index_t pitch = ShiftedConvChannelPitch(shape);
   for (index_t g = 0; g < ngroup_; ++g) {
     float* kept =
@@ -298,6 +310,7 @@ index_t ShiftedConvPlan::TransposedWeightsSize() const {
 }
 
 void ShiftedConvPlan::Run(index_t task, const ShiftedConvShape& shape,
+                          const std::vector<int64_t>& offsets,
                           const std::vector<float>& packed, const float* planes,
                           index_t height, index_t width, index_t pad_y,
                           index_t pad_x, float* buffer, float* out) {
@@ -310,7 +323,7 @@ void ShiftedConvPlan::Run(index_t task, const ShiftedConvShape& shape,
   const ShiftedConvOrder order = PreferredShiftedConvOrder(shape);
   const index_t packed_size = ShiftedConvPackedSize(shape, order);
   for (index_t g = 0; g < ngroup_; ++g) {
-    ShiftedConv(shape, order, packed.data() + g * packed_size,
+    ShiftedConv(shape, order, offsets.data(), packed.data() + g * packed_size,
                 buffer + g * group_planes, Scratch(task),
                 out + g * shape.out_channels * out_plane);
   }

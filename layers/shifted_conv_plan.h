@@ -96,11 +96,12 @@ class ShiftedConvPlan {
   void PlanPhaseAdjoints(index_t tasks);
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
-  // Runs `shape` with `packed` group by group in task `task` (the weights
-  // for group g at g * their packed size): pads `planes` (shape.channels *
-  // ngroup of height x width, padded by pad_y, pad_x) into `padded` and
-  // convolves it into `out`.
+  // Runs `shape` with its pair `offsets` and `packed` group by group in task
+  // `task` (the weights for group g at g * their packed size): pads `planes`
+  // (shape.channels * ngroup of height x width, padded by pad_y, pad_x) into
+  // `padded` and convolves it into `out`.
   void Run(index_t task, const ShiftedConvShape& shape,
+           const std::vector<int64_t>& offsets,
            const std::vector<float>& packed, const float* planes,
            index_t height, index_t width, index_t pad_y, index_t pad_x,
            float* padded, float* out);
@@ -116,6 +117,8 @@ class ShiftedConvPlan {
   bool dot_weight_gradient_ = false;                    // else transposed
   ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's
   std::vector<float> packed_forward_, packed_adjoint_;  // every group's
+  // ShiftedConvPairOffsets of forward_shape_ and adjoint_shape_.
+  std::vector<int64_t> forward_offsets_, adjoint_offsets_;
   // Per task: the padded image, the padded output gradient, the output
   // gradient spread at the image's pitch (dot) or transposed, every
   // group's, and the transposed weight gradient's accumulators.
@@ -131,11 +134,13 @@ class ShiftedConvPlan {
   // stride-1 input gradient of the convolution of its phase planes by its
   // taps of wmat, with its own padded output gradient (at padded_offset in
   // a task's phase_padded_size_ floats of padded_grads_) and packed
-  // weights (at packed_offset in packed_adjoint_).
+  // weights (at packed_offset in packed_adjoint_), and its shape's pair
+  // offsets.
   struct PhaseAdjoint {
     index_t py, px;
     ShiftedConvShape shape;
     index_t packed_offset, padded_offset;
+    std::vector<int64_t> offsets;
   };
   std::vector<PhaseAdjoint> phase_adjoints_;
   index_t phase_padded_size_ = 0;

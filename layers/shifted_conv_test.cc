@@ -76,6 +76,13 @@ struct Case {
   int64_t AdjointPadX() const { return dilate_x * (kernel_x - 1) - pad_x; }
 };
 
+// The pair offsets the kernels take for s.
+std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
+  std::vector<int64_t> offsets(ShiftedConvPairs(s));
+  ShiftedConvPairOffsets(s, offsets.data());
+  return offsets;
+}
+
 // Rows of the narrowest pitch, and wider ones (more zeros between rows).
 const int64_t kExtraPitches[] = {0, 3};
 
@@ -190,8 +197,8 @@ std::vector<float> RunShifted(const ShiftedConvShape& s, ShiftedConvOrder order,
   constexpr int64_t kGuard = 64;
   constexpr float kGuardValue = -7.f;
   std::vector<float> guarded(kGuard + out_size + kGuard, kGuardValue);
-  ShiftedConv(s, order, packed.data(), padded.data(), scratch.data(),
-              guarded.data() + kGuard, simd);
+  ShiftedConv(s, order, PairOffsets(s).data(), packed.data(), padded.data(),
+              scratch.data(), guarded.data() + kGuard, simd);
   for (int64_t i = 0; i < kGuard; ++i) {
     EXPECT_EQ(guarded[i], kGuardValue) << "written before the output";
     EXPECT_EQ(guarded[kGuard + out_size + i], kGuardValue)
@@ -320,8 +327,8 @@ TEST(ShiftedConvTest, WeightGradientAddsTheDefinition) {
       SpreadOutputGradient(s, out_grad.data(), spread.data());
       for (SimdWidth simd : SimdWidthsOfThisCpu()) {
         std::vector<float> w_grad = before;
-        ShiftedConvWeightGradient(s, padded.data(), spread.data(),
-                                  w_grad.data(), simd);
+        ShiftedConvWeightGradient(s, PairOffsets(s).data(), padded.data(),
+                                  spread.data(), w_grad.data(), simd);
         ExpectNear(w_grad, want, 1e-4 * k.OutHeight() * k.OutWidth());
       }
     }
@@ -357,7 +364,8 @@ TEST(ShiftedConvTest, TransposedWeightGradientAddsTheDefinition) {
       TransposeOutputGradient(s, out_grad.data(), transposed.data());
       for (SimdWidth simd : SimdWidthsOfThisCpu()) {
         std::vector<float> w_grad_t = before;
-        ShiftedConvWeightGradientTransposed(s, padded.data(), transposed.data(),
+        ShiftedConvWeightGradientTransposed(s, PairOffsets(s).data(),
+                                            padded.data(), transposed.data(),
                                             w_grad_t.data(), simd);
         ExpectNear(w_grad_t, want, 1e-4 * k.OutHeight() * k.OutWidth());
       }
