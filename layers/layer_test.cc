@@ -5,7 +5,9 @@
 #include <cmath>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "layers/layer_registry.h"
 #include "layers/standalone_layer.h"
+#include "tensor/test_seed.h"
 
 namespace umbra {
 namespace layers {
@@ -397,6 +400,69 @@ TEST(LayerTest, FullcForwardMatchesNaive) {
       EXPECT_EQ(w[1].data[j], 0.5);
       for (index_t k = 0; k < 4; ++k) expect += x[i][k] * w[0].data[j * 4 + k];
       EXPECT_NEAR(y[i][j], expect, 1e-12);
+    }
+  }
+}
+
+// fullc in float, whose forward pass and input gradient run on StridedGemm
+// or OpenBLAS by the layer's shape (fullc_layer.h), against sums in double:
+// its output, input gradient and weight gradient (added to what it held).
+TEST(LayerTest, FullcFloatMatchesDoubleSumsOnEveryPath) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  // (batch, width, nhidden): the forward on StridedGemm (the first two),
+  // on OpenBLAS (the next two); the input gradient on OpenBLAS past 256.
+  for (const auto& [batch, width, nhidden] :
+       std::vector<std::tuple<index_t, index_t, index_t>>{{3, 90, 70},
+                                                          {16, 400, 300},
+                                                          {64, 600, 130},
+                                                          {7, 5, 3},
+                                                          {300, 20, 10}}) {
+    SCOPED_TRACE("batch " + std::to_string(batch) + ", " +
+                 std::to_string(width) + " -> " + std::to_string(nhidden));
+    StandaloneLayer<cpu, float> fc("fullc",
+                                   {{"nhidden", std::to_string(nhidden)}},
+                                   {Shape4(batch, 1, 1, width)});
+    Tensor<cpu, 2, float> x = AsMatrix(fc.in(0).data);
+    Tensor<cpu, 2, float> y_grad = AsMatrix(fc.out(0).grad);
+    std::vector<WeightRef<cpu, float>> w = fc.layer().Weights();
+    for (index_t i = 0; i < batch; ++i) {
+      for (index_t k = 0; k < width; ++k) x[i][k] = uniform(engine);
+      for (index_t j = 0; j < nhidden; ++j) y_grad[i][j] = uniform(engine);
+    }
+    for (index_t j = 0; j < nhidden; ++j) w[1].data[j] = uniform(engine);
+    for (index_t e = 0; e < nhidden * width; ++e)
+      w[0].grad[e] = uniform(engine);
+    const std::vector<float> wmat_grad_before(
+        w[0].grad.dptr_, w[0].grad.dptr_ + nhidden * width);
+    fc.layer().Forward(true);
+    fc.layer().Backprop(true);
+    const Tensor<cpu, 2, float> y = AsMatrix(fc.out(0).data);
+    const Tensor<cpu, 2, float> x_grad = AsMatrix(fc.in(0).grad);
+    const auto wmat = [&](index_t j, index_t k) {
+      return double(w[0].data[j * width + k]);
+    };
+    for (index_t i = 0; i < batch; ++i) {
+      for (index_t j = 0; j < nhidden; ++j) {
+        double want = w[1].data[j];
+        for (index_t k = 0; k < width; ++k) want += x[i][k] * wmat(j, k);
+        ASSERT_NEAR(y[i][j], want, 1e-5 * width) << "out " << i << "," << j;
+      }
+      for (index_t k = 0; k < width; ++k) {
+        double want = 0;
+        for (index_t j = 0; j < nhidden; ++j) want += y_grad[i][j] * wmat(j, k);
+        ASSERT_NEAR(x_grad[i][k], want, 1e-5 * nhidden)
+            << "in grad " << i << "," << k;
+      }
+    }
+    for (index_t j = 0; j < nhidden; ++j) {
+      for (index_t k = 0; k < width; ++k) {
+        double want = wmat_grad_before[j * width + k];
+        for (index_t i = 0; i < batch; ++i) want += y_grad[i][j] * x[i][k];
+        ASSERT_NEAR(w[0].grad[j * width + k], want, 1e-5 * batch)
+            << "wmat grad " << j << "," << k;
+      }
     }
   }
 }

@@ -131,19 +131,6 @@ inline void ForEachBlock(int64_t n, const Block& block) {
   block(n - kLanes);
 }
 
-// to[c * to_stride + r] = from[r * from_stride + c] for r, c < 8: an 8 by
-// 8 block transposed in registers, of whose result only the first `stored`
-// rows are written.
-inline void TransposeBlock8(const float* from, int64_t from_stride, float* to,
-                            int64_t to_stride, int64_t stored = 8) {
-  Floats8 rows[8];
-  for (int r = 0; r < 8; ++r) {
-    rows[r] = LoadFloats<Floats8>(from + r * from_stride);
-  }
-  TransposeLanes(rows);
-  for (int64_t c = 0; c < stored; ++c) StoreFloats(to + c * to_stride, rows[c]);
-}
-
 // d[0, n) = s[0, n), inline: image rows are short (7 to a few dozen floats),
 // and a memcpy call per row cost more than the copy. Rows of 8 or more in
 // blocks of 8.
@@ -400,12 +387,6 @@ void ShiftedConvPairOffsets(const ShiftedConvShape& s, int64_t* offsets) {
       for (int64_t column : columns) *offsets++ = c * plane + row + column;
     }
   }
-}
-
-SimdWidth WidestSimd() {
-  static const SimdWidth widest =
-      __builtin_cpu_supports("avx512f") ? SimdWidth::kAvx512 : SimdWidth::kAvx2;
-  return widest;
 }
 
 namespace {

@@ -45,6 +45,8 @@
 
 #include <cstdint>
 
+#include "layers/simd_width.h"
+
 namespace umbra {
 namespace layers {
 
@@ -145,11 +147,6 @@ void PadPlanes(const ShiftedConvShape& s, const float* planes, int64_t height,
 // out.
 void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
                  int64_t width, int64_t pad_y, int64_t pad_x, float* planes);
-
-// The SIMD width a kernel runs with: AVX2 (8 floats) runs on every
-// x86-64-v3 CPU, AVX-512 (16 floats) where the CPU has it.
-enum class SimdWidth { kAvx2, kAvx512 };
-SimdWidth WidestSimd();
 
 // The (channel, tap) pairs of a shape: channels * kernel_y * kernel_x.
 int64_t ShiftedConvPairs(const ShiftedConvShape& s);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "layers/register_tiles.h"
 #include "layers/shifted_conv.h"
 
 namespace umbra {
@@ -57,38 +58,10 @@ void ShiftedConvWeightGradientTransposedAvx512(const ShiftedConvShape& s,
 
 namespace shifted_conv_internal {
 
-// A count known at compile time, for WithCount's callback.
-template <int kN>
-struct Count {
-  static constexpr int value = kN;
-};
-
-// Calls fn(Count<count>()) for 1 <= count <= kMax: runs a kernel compiled
-// for the size of a loop's block, the last, shorter one included.
-template <int kMax, class Fn>
-void WithCount(int64_t count, const Fn& fn) {
-  if constexpr (kMax > 0) {
-    if (count == kMax) return fn(Count<kMax>());
-    WithCount<kMax - 1>(count, fn);
-  }
-}
-
-// The smaller of two sizes: in an unnamed namespace, so that each ISA's file
-// has its own (as std::min it would be one inline function for both).
-namespace {
-int64_t Smaller(int64_t a, int64_t b) { return a < b ? a : b; }
-}  // namespace
-
-// acc = 0, every vector: a kernel's accumulators, kept in registers.
-template <class Simd, int kRows, int kColumns>
-inline __attribute__((always_inline)) void ZeroAll(
-    typename Simd::V (&acc)[kRows][kColumns]) {
-#pragma GCC unroll 24
-  for (int r = 0; r < kRows; ++r) {
-#pragma GCC unroll 8
-    for (int c = 0; c < kColumns; ++c) acc[r][c] = Simd::Zero();
-  }
-}
+using register_tiles::AddOuterProduct;
+using register_tiles::Smaller;
+using register_tiles::WithCount;
+using register_tiles::ZeroAll;
 
 // acc[r][v] += packed weight r of one tap times the vector v of kVecs
 // consecutive ones from x.
@@ -251,27 +224,6 @@ void Compute(const ShiftedConvShape& s, const float* packed,
       ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, out);
     }
   });
-}
-
-// acc[p][v] += the float at x[p] + offset times vector v of the kMv
-// consecutive ones at `vectors`: one broadcast per row, a load per column.
-template <class Simd, int kP, int kMv>
-inline __attribute__((always_inline)) void AddOuterProduct(
-    const float* (&x)[kP], int64_t offset, const float* vectors,
-    typename Simd::V (&acc)[kP][kMv]) {
-  using V = typename Simd::V;
-  V columns[kMv];
-#pragma GCC unroll 4
-  for (int v = 0; v < kMv; ++v) {
-    columns[v] = Simd::Load(vectors + v * Simd::kLanes);
-  }
-#pragma GCC unroll 24
-  for (int p = 0; p < kP; ++p) {
-    const V row = Simd::Broadcast(x[p] + offset);
-#pragma GCC unroll 4
-    for (int v = 0; v < kMv; ++v)
-      acc[p][v] = Simd::Fma(row, columns[v], acc[p][v]);
-  }
 }
 
 // kP output pixels (at positions q[p] of the planes) by kMv vectors of
