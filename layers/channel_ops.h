@@ -214,6 +214,42 @@ inline void PReluBackwardCpu(Tensor<cpu, 3, DType> in,
 
 }  // namespace channel_ops_internal
 
+// One image's output gradient grad (channels, pixels, rows contiguous) of a
+// layer that computes a relu after it (out: that relu's output): grad *=
+// relu'(out) where `relu`, and with sums not null, sums[c] += the sum of
+// row c of the result (the bias gradient). One pass, packets along each
+// row, on the calling thread: a conv calls it on each image in its tasks,
+// while the image is in the core's cache. (The relu's gradient and then a
+// matrix-vector product for the sums took LeNet's conv layers 0.2 to 0.4
+// ms per batch of 64.)
+template <typename DType>
+inline void ReluGradientAndRowSums(Tensor<cpu, 2, DType> out,
+                                   Tensor<cpu, 2, DType> grad, bool relu,
+                                   DType* sums) {
+  typedef CpuPacket<DType> P;
+  typedef packet::PacketOp<::umbra::op::relu_grad, DType, kCpuPacketArch<DType>>
+      Mask;
+  const index_t pixels = grad.size(1);
+  for (index_t c = 0; c < grad.size(0); ++c) {
+    DType* g = grad[c].dptr_;
+    const DType* x = out[c].dptr_;
+    index_t i = 0;
+    DType sum = packet::SumPackets(&i, pixels, [&](index_t j) {
+                  P pg = P::LoadUnAligned(g + j);
+                  if (relu) {
+                    pg = Mask::Map(P::LoadUnAligned(x + j)) * pg;
+                    pg.StoreUnAligned(g + j);
+                  }
+                  return pg;
+                }).Sum();
+    for (; i < pixels; ++i) {
+      if (relu) g[i] = DType(::umbra::op::relu_grad::Map(x[i]) * g[i]);
+      sum = DType(sum + g[i]);
+    }
+    if (sums != nullptr) sums[c] = DType(sums[c] + sum);
+  }
+}
+
 // The CPU PReluForward: one pass, packets along each row (n, c) with the
 // scalar slope[c], or along each row n of a matrix (inner = 1) with the slope
 // vector.

@@ -23,7 +23,7 @@
 // the whole batch's fit in temp_col_max, a training Forward keeps every
 // image's for Backprop, which then skips its im2col. An in-place relu after
 // it (Layer::FuseRelu) joins each image's bias pass, and its gradient the
-// image's first read of the output gradient. On the gpu it runs on cuDNN
+// pass that sums the image's bias gradient. On the gpu it runs on cuDNN
 // (layers/gpu), which ignores temp_col_max.
 //
 // Example (config, LeNet's first layer):
@@ -41,6 +41,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "layers/channel_ops.h"
 #include "layers/layer.h"
 #include "layers/shifted_conv_plan.h"
 #include "layers/spatial_ops.h"
@@ -273,12 +274,12 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     ForEachImage([&](index_t task, index_t n) {
       Tensor<xpu, 2, DType> wmat_grad = wmat_grads_[task];
       Tensor<xpu, 2, DType> image_grad = Pixels(out_grad[n]);
-      // The fused relu's gradient first, as the relu layer computes it.
-      if (relu_) {
-        image_grad = F<::umbra::op::relu_grad>(Pixels(this->out(0).data[n])) *
-                     image_grad;
+      // The fused relu's gradient first, as the relu layer computes it, and
+      // the bias gradient in the same pass.
+      if (relu_ || has_bias) {
+        ReluGradientAndRowSums(Pixels(this->out(0).data[n]), image_grad, relu_,
+                               has_bias ? bias_grads_[task].dptr_ : nullptr);
       }
-      if (has_bias) bias_grads_[task] += dot(ones_.view(), image_grad.T());
       if (shifted_weights) {
         RunShifted(&ShiftedConvPlan::WeightGradient, task, in[n].dptr_,
                    image_grad.dptr_, wmat_grad.dptr_, KeptImage(n));
@@ -345,7 +346,6 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
     wmat_grads_.Resize(
         Shape3(tasks_, this->Wmat().size(0), this->Wmat().size(1)));
     bias_grads_.Resize(Shape2(tasks_, this->param_.nchannel));
-    ones_.Resize(Shape1(geom.OutPixels()), DType(1));
   }
 
  private:
@@ -414,7 +414,6 @@ class ConvolutionLayer : public ConvolutionBase<xpu, DType> {
   TensorContainer<xpu, 3, DType> cols_{false};
   TensorContainer<xpu, 3, DType> wmat_grads_{false};
   TensorContainer<xpu, 2, DType> bias_grads_{false};
-  TensorContainer<xpu, 1, DType> ones_{false};
 };
 
 extern template class ConvolutionLayer<cpu, float>;
