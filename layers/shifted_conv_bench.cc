@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "layers/kernel_test_util.h"
 #include "layers/shifted_conv.h"
 
 namespace umbra {
@@ -37,14 +38,6 @@ std::vector<int64_t> PairOffsets(const ShiftedConvShape& s) {
   std::vector<int64_t> offsets(ShiftedConvPairs(s));
   ShiftedConvPairOffsets(s, offsets.data());
   return offsets;
-}
-
-std::vector<float> RandomFloats(int64_t n) {
-  std::mt19937 engine(1);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(engine);
-  return v;
 }
 
 void SetFlops(benchmark::State& state, const Case& c) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "layers/kernel_test_util.h"
 #include "tensor/test_seed.h"
 
 namespace umbra {
@@ -163,13 +164,6 @@ std::vector<double> ReferenceWeightGradient(
   return w_grad;
 }
 
-std::vector<float> RandomFloats(int64_t n, std::mt19937* engine) {
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(*engine);
-  return v;
-}
-
 // Runs ShiftedConv on unpadded `planes` of (height, width), padded by
 // (pad_y, pad_x), as the conv layer does: a padded buffer zeroed once,
 // filled with garbage in its tail past the last row's right padding to show
@@ -224,13 +218,6 @@ std::string Describe(ShiftedConvOrder order, SimdWidth simd) {
                                                           : "positions") +
          " along " + (simd == SimdWidth::kAvx512 ? "AVX-512" : "AVX2") +
          " vectors";
-}
-
-std::vector<SimdWidth> SimdWidthsOfThisCpu() {
-  if (WidestSimd() == SimdWidth::kAvx512) {
-    return {SimdWidth::kAvx2, SimdWidth::kAvx512};
-  }
-  return {SimdWidth::kAvx2};
 }
 
 // Shapes that reach every branch: channel counts below, at and past the

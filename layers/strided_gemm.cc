@@ -1,6 +1,5 @@
 // StridedGemm's split over the threads and its loops on AVX2 vectors of 8
-// floats (the build's baseline, x86-64-v3): tiles of 6 rows by 2 vectors,
-// 12 of the 16 registers; TransposeMatrix.
+// floats (the build's baseline, x86-64-v3); TransposeMatrix.
 #include "layers/strided_gemm.h"
 
 #include <algorithm>
@@ -34,7 +33,8 @@ void SplitOverThreads(int64_t items, bool split, const Run& run) {
 
 void StridedGemmAvx2(const StridedProduct& product, int64_t row_begin,
                      int64_t row_end, int64_t col_begin, int64_t col_end) {
-  strided_gemm_internal::Compute<Avx2, kStridedGemmRows, 2>(
+  strided_gemm_internal::Compute<Avx2, kStridedGemmRows,
+                                 kStridedGemmColumnsAvx2 / Avx2::kLanes>(
       product, row_begin, row_end, col_begin, col_end);
 }
 
@@ -46,7 +46,8 @@ void StridedGemm(const StridedProduct& p, SimdWidth simd) {
   // split of the columns, B for one of the rows): cut the longer side of
   // C, so that the shorter operand is the one read again.
   if (p.cols >= p.rows) {
-    const int64_t tile = simd == SimdWidth::kAvx512 ? 64 : 16;
+    const int64_t tile = simd == SimdWidth::kAvx512 ? kStridedGemmColumnsAvx512
+                                                    : kStridedGemmColumnsAvx2;
     SplitOverThreads(
         (p.cols + tile - 1) / tile, split, [&](int64_t begin, int64_t end) {
           run(p, 0, p.rows, begin * tile, std::min(p.cols, end * tile));

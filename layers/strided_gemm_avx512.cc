@@ -1,6 +1,5 @@
-// StridedGemm's loops on AVX-512 vectors of 16 floats: tiles of 6 rows by 4
-// vectors, 24 of the 32 registers. Compiled with -mavx512f and called only
-// where the CPU has it (WidestSimd).
+// StridedGemm's loops on AVX-512 vectors of 16 floats. Compiled with
+// -mavx512f and called only where the CPU has it (WidestSimd).
 #include "layers/simd_avx512.h"
 #include "layers/strided_gemm_kernel.h"
 
@@ -9,7 +8,8 @@ namespace layers {
 
 void StridedGemmAvx512(const StridedProduct& product, int64_t row_begin,
                        int64_t row_end, int64_t col_begin, int64_t col_end) {
-  strided_gemm_internal::Compute<Avx512, kStridedGemmRows, 4>(
+  strided_gemm_internal::Compute<Avx512, kStridedGemmRows,
+                                 kStridedGemmColumnsAvx512 / Avx512::kLanes>(
       product, row_begin, row_end, col_begin, col_end);
 }
 

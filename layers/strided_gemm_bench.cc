@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "layers/kernel_test_util.h"
 #include "layers/strided_gemm.h"
 #include "tensor/dot.h"
 #include "tensor/threads.h"
@@ -18,14 +19,6 @@
 namespace umbra {
 namespace layers {
 namespace {
-
-std::vector<float> RandomFloats(int64_t n) {
-  std::mt19937 engine(1);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(engine);
-  return v;
-}
 
 // A layer of `width` inputs and `nhidden` outputs on a batch.
 struct Layer {

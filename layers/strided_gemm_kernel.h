@@ -14,8 +14,11 @@
 namespace umbra {
 namespace layers {
 
-// The rows of C a tile holds.
+// The rows of C a tile holds, and its columns: 2 vectors of AVX2, 4 of
+// AVX-512 (12 and 24 accumulators, of 16 and 32 registers).
 constexpr int64_t kStridedGemmRows = 6;
+constexpr int64_t kStridedGemmColumnsAvx2 = 16;
+constexpr int64_t kStridedGemmColumnsAvx512 = 64;
 
 // C's rows [row_begin, row_end) by columns [col_begin, col_end) of
 // `product`, on the calling thread.

@@ -7,26 +7,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "layers/kernel_test_util.h"
 #include "tensor/test_seed.h"
 #include "tensor/threads.h"
 
 namespace umbra {
 namespace layers {
 namespace {
-
-std::vector<SimdWidth> SimdWidthsOfThisCpu() {
-  if (WidestSimd() == SimdWidth::kAvx512) {
-    return {SimdWidth::kAvx2, SimdWidth::kAvx512};
-  }
-  return {SimdWidth::kAvx2};
-}
-
-std::vector<float> Uniform(int64_t n, std::mt19937* engine) {
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(*engine);
-  return v;
-}
 
 // A product's sizes, A read transposed or not, the pitches' slack.
 struct Case {
@@ -53,9 +40,9 @@ void ExpectProductMatches(const Case& c, SimdWidth simd, std::mt19937* engine) {
   const int64_t a_pitch = (c.a_transposed ? c.rows : c.depth) + c.slack;
   const int64_t ldb = c.cols + c.slack, ldc = c.cols + c.slack;
   const std::vector<float> a =
-      Uniform((c.a_transposed ? c.depth : c.rows) * a_pitch + 1, engine);
-  const std::vector<float> b = Uniform(c.depth * ldb + 1, engine);
-  const std::vector<float> c_before = Uniform(c.rows * ldc + 1, engine);
+      RandomFloats((c.a_transposed ? c.depth : c.rows) * a_pitch + 1, engine);
+  const std::vector<float> b = RandomFloats(c.depth * ldb + 1, engine);
+  const std::vector<float> c_before = RandomFloats(c.rows * ldc + 1, engine);
   std::vector<float> out = c_before;
   const int64_t a_row = c.a_transposed ? 1 : a_pitch;
   const int64_t a_col = c.a_transposed ? a_pitch : 1;
@@ -114,9 +101,9 @@ TEST(StridedGemm, ThreadCountChangesNoBit) {
                         Case{512, 64, 3136, false, 0, false}}) {
     SCOPED_TRACE(Describe(c, WidestSimd()));
     const int64_t a_size = c.rows * c.depth;
-    const std::vector<float> a = Uniform(a_size, &engine);
-    const std::vector<float> b = Uniform(c.depth * c.cols, &engine);
-    const std::vector<float> c_before = Uniform(c.rows * c.cols, &engine);
+    const std::vector<float> a = RandomFloats(a_size, &engine);
+    const std::vector<float> b = RandomFloats(c.depth * c.cols, &engine);
+    const std::vector<float> c_before = RandomFloats(c.rows * c.cols, &engine);
     const int64_t a_row = c.a_transposed ? 1 : c.depth;
     const int64_t a_col = c.a_transposed ? c.rows : 1;
     std::vector<float> serial = c_before, parallel = c_before;
@@ -139,7 +126,7 @@ TEST(TransposeMatrix, MovesEveryElementAndNothingElse) {
            {1, 1}, {3, 9}, {8, 8}, {17, 23}, {64, 3136}, {301, 300}}) {
     SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols));
     const int64_t from_pitch = cols + 2, to_pitch = rows + 3;
-    const std::vector<float> from = Uniform(rows * from_pitch, &engine);
+    const std::vector<float> from = RandomFloats(rows * from_pitch, &engine);
     std::vector<float> to(cols * to_pitch, -7.f);
     TransposeMatrix(rows, cols, from.data(), from_pitch, to.data(), to_pitch);
     for (int64_t c = 0; c < cols; ++c) {
