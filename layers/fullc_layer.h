@@ -139,9 +139,9 @@ class FullConnectLayer : public Layer<xpu, DType> {
   // gradient, in_grad = out_grad wmat, was 1.03x to 1.9x faster at every
   // one of them; it is taken up to the batches measured. The forward pass
   // needs its input and output transposed (out^T = wmat in^T): 1.2x to
-  // 1.7x faster where the weights outnumber the input and output by 6 or
-  // more (LeNet's fc1 at batch 64: 1.3x), as slow or slower below (0.6x for
-  // 256-128 at batch 128). The weight gradient stays on OpenBLAS: it was
+  // 1.5x faster where the weights outnumber the input and output by 6 or
+  // more (LeNet's fc1 at batch 64: 1.3x), as slow or slower where they
+  // outnumber them by 3 or less (0.6x for 256-128 at batch 128). The weight gradient stays on OpenBLAS: it was
   // 0.8x to 1.2x.
   static constexpr bool kCpuFloat =
       std::is_same<xpu, cpu>::value && std::is_same<DType, float>::value;

@@ -14,9 +14,9 @@
 // is read in place (a fully connected layer's output gradient as the A of
 // its weight gradient); B (depth x cols) and C (rows x cols) are row-major
 // with row pitches ldb and ldc. The product is split over the pool's
-// threads (tensor/threads.h) by columns, or by rows where C has fewer
-// column tiles than threads. Each element of C is summed over k in order,
-// the same for any thread count.
+// threads (tensor/threads.h) across the longer side of C, so that the
+// operand every thread reads whole is the smaller. Each element of C is
+// summed over k in order, the same for any thread count.
 //
 // Example (a fully connected layer's weight gradient, wmat_grad (nhidden x
 // width) += out_grad^T in, out_grad being (batch x nhidden)):

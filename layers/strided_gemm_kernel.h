@@ -47,8 +47,8 @@ constexpr int64_t kL1TileBytes = 32 << 10;
 // holding last_lanes columns) += the sum over k in [k0, k1) of A's column
 // k times B's row k; with `load` false, = instead of +=. Meanwhile the
 // cache lines of the tile of C at `next` (the next one the caller computes,
-// as many rows and columns, or null) are fetched: with a short k (a weight
-// gradient's batch) waiting for C from memory took a third of the time.
+// as many rows and columns, or null) are fetched, so that its loads and
+// stores do not wait for memory (LeNet's fc1 products 3-4% faster).
 template <class Simd, int kRows, int kMv, bool kPartialLast>
 void Tile(const StridedProduct& p, int64_t row0, int64_t col0, int64_t k0,
           int64_t k1, bool load, int last_lanes, const float* next) {
