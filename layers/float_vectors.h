@@ -89,25 +89,12 @@ inline __attribute__((always_inline)) void TransposeLanes(Floats8 (&rows)[8]) {
   }
 }
 
-// to[c * to_stride + r] = from[r * from_stride + c] for r, c < 8: an 8 by
-// 8 block transposed in registers, of whose result only the first `stored`
-// rows are written.
-inline __attribute__((always_inline)) void TransposeBlock8(const float* from,
-                                                           int64_t from_stride,
-                                                           float* to,
-                                                           int64_t to_stride,
-                                                           int64_t stored = 8) {
-  Floats8 rows[8];
-#pragma GCC unroll 8
-  for (int r = 0; r < 8; ++r) {
-    rows[r] = LoadFloats<Floats8>(from + r * from_stride);
-  }
-  TransposeLanes(rows);
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; ++c) {
-    if (c == stored) break;
-    StoreFloats(to + c * to_stride, rows[c]);
-  }
+// Calls block(i) for blocks of kLanes covering [0, n), n >= kLanes, the last
+// one ending at n (over part of the one before).
+template <int kLanes, typename Block>
+inline void ForEachBlock(int64_t n, const Block& block) {
+  for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
+  block(n - kLanes);
 }
 
 }  // namespace layers

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "layers/layer.h"
+#include "layers/matrix_transpose.h"
 #include "layers/strided_gemm.h"
 #include "layers/weight_param.h"
 #include "param/param.h"
@@ -141,8 +142,8 @@ class FullConnectLayer : public Layer<xpu, DType> {
   // needs its input and output transposed (out^T = wmat in^T): 1.2x to
   // 1.5x faster where the weights outnumber the input and output by 6 or
   // more (LeNet's fc1 at batch 64: 1.3x), as slow or slower where they
-  // outnumber them by 3 or less (0.6x for 256-128 at batch 128). The weight gradient stays on OpenBLAS: it was
-  // 0.8x to 1.2x.
+  // outnumber them by 3 or less (0.6x for 256-128 at batch 128). The weight
+  // gradient stays on OpenBLAS: it was 0.8x to 1.2x.
   static constexpr bool kCpuFloat =
       std::is_same<xpu, cpu>::value && std::is_same<DType, float>::value;
   static constexpr index_t kMaxStridedBatch = 256;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "layers/float_vectors.h"
+#include "layers/matrix_transpose.h"
 #include "layers/shifted_conv_kernel.h"
 
 namespace umbra {
@@ -122,14 +123,6 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvOrder order,
 }
 
 namespace {
-
-// Calls block(i) for blocks of kLanes covering [0, n), n >= kLanes, the last
-// one ending at n (over part of the one before).
-template <int kLanes, typename Block>
-inline void ForEachBlock(int64_t n, const Block& block) {
-  for (int64_t i = 0; i + kLanes < n; i += kLanes) block(i);
-  block(n - kLanes);
-}
 
 // d[0, n) = s[0, n), inline: image rows are short (7 to a few dozen floats),
 // and a memcpy call per row cost more than the copy. Rows of 8 or more in
@@ -347,21 +340,11 @@ void TransposeOutputGradient(const ShiftedConvShape& s, const float* out_grad,
   const int64_t out_h = ShiftedConvOutHeight(s), out_w = ShiftedConvOutWidth(s);
   const int64_t pitch = ShiftedConvChannelPitch(s);
   const int64_t plane = out_h * out_w;
-  // Channels 8 at a time, 8 by 8 blocks of a row transposed in registers
-  // (the last block over part of the one before); the rest one by one.
-  const int64_t blocked = out_w >= 8 ? s.out_channels / 8 * 8 : 0;
+  // Row y of every channel (channel m at m * plane) to pixel x's rows (x *
+  // pitch).
   for (int64_t y = 0; y < out_h; ++y) {
-    const float* from = out_grad + y * out_w;          // channel m at m * plane
-    float* to = transposed + y * s.row_pitch * pitch;  // pixel x at x * pitch
-    for (int64_t m = 0; m < blocked; m += 8) {
-      ForEachBlock<8>(out_w, [&](int64_t x) {
-        TransposeBlock8(from + m * plane + x, plane, to + x * pitch + m, pitch);
-      });
-    }
-    for (int64_t m = blocked; m < s.out_channels; ++m) {
-      for (int64_t x = 0; x < out_w; ++x)
-        to[x * pitch + m] = from[m * plane + x];
-    }
+    TransposeMatrix(s.out_channels, out_w, out_grad + y * out_w, plane,
+                    transposed + y * s.row_pitch * pitch, pitch);
   }
 }
 
@@ -389,29 +372,6 @@ void ShiftedConvPairOffsets(const ShiftedConvShape& s, int64_t* offsets) {
   }
 }
 
-namespace {
-
-// out (out_channels, pixels) = out_t's first out_channels columns, out_t
-// being pixels rows of `pitch` floats: 8 by 8 blocks transposed in
-// registers, the pixels past the last block one by one.
-void TransposeOutput(const float* out_t, int64_t pixels, int64_t pitch,
-                     int64_t out_channels, float* out) {
-  int64_t p = 0;
-  for (; p + 8 <= pixels; p += 8) {
-    for (int64_t m = 0; m < out_channels; m += 8) {
-      TransposeBlock8(out_t + p * pitch + m, pitch, out + m * pixels + p,
-                      pixels, std::min<int64_t>(8, out_channels - m));
-    }
-  }
-  for (; p < pixels; ++p) {
-    for (int64_t m = 0; m < out_channels; ++m) {
-      out[m * pixels + p] = out_t[p * pitch + m];
-    }
-  }
-}
-
-}  // namespace
-
 void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
                  const int64_t* offsets, const float* packed,
                  const float* padded, float* scratch, float* out,
@@ -426,8 +386,10 @@ void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
   } else {
     ShiftedConvChannelsAvx2(s, offsets, packed, padded, scratch);
   }
-  TransposeOutput(scratch, ShiftedConvOutHeight(s) * s.out_width,
-                  ShiftedConvChannelPitch(s), s.out_channels, out);
+  // out (out_channels, pixels) = the transpose of scratch's pixel rows.
+  const int64_t pixels = ShiftedConvOutHeight(s) * s.out_width;
+  TransposeMatrix(pixels, s.out_channels, scratch, ShiftedConvChannelPitch(s),
+                  out, pixels);
 }
 
 void ShiftedConvWeightGradient(const ShiftedConvShape& s,

@@ -1,10 +1,9 @@
 // StridedGemm's split over the threads and its loops on AVX2 vectors of 8
-// floats (the build's baseline, x86-64-v3); TransposeMatrix.
+// floats (the build's baseline, x86-64-v3).
 #include "layers/strided_gemm.h"
 
 #include <algorithm>
 
-#include "layers/float_vectors.h"
 #include "layers/simd_avx2.h"
 #include "layers/strided_gemm_kernel.h"
 #include "tensor/threads.h"
@@ -59,34 +58,6 @@ void StridedGemm(const StridedProduct& p, SimdWidth simd) {
           run(p, begin * tile, std::min(p.rows, end * tile), 0, p.cols);
         });
   }
-}
-
-void TransposeMatrix(int64_t rows, int64_t cols, const float* from,
-                     int64_t from_pitch, float* to, int64_t to_pitch) {
-  // Blocks of 8 columns (8 rows of `to`, written from start to end), each
-  // transposed 8 by 8 in registers.
-  const auto transpose_columns = [&](int64_t block_begin, int64_t block_end) {
-    for (int64_t c = block_begin * 8; c < std::min(cols, block_end * 8);
-         c += 8) {
-      const int64_t block_cols = std::min<int64_t>(8, cols - c);
-      int64_t r = 0;
-      if (block_cols == 8) {
-        for (; r + 8 <= rows; r += 8) {
-          TransposeBlock8(from + r * from_pitch + c, from_pitch,
-                          to + c * to_pitch + r, to_pitch);
-        }
-      }
-      for (int64_t j = c; j < c + block_cols; ++j) {
-        for (int64_t i = r; i < rows; ++i) {
-          to[j * to_pitch + i] = from[i * from_pitch + j];
-        }
-      }
-      if (block_cols == 8) continue;
-    }
-  };
-  SplitOverThreads((cols + 7) / 8,
-                   double(rows) * cols >= double(GetParallelThreshold()),
-                   transpose_columns);
 }
 
 }  // namespace layers

@@ -47,11 +47,6 @@ struct StridedProduct {
 // WidestSimd() is.
 void StridedGemm(const StridedProduct& product, SimdWidth simd = WidestSimd());
 
-// to (cols x rows, row pitch to_pitch) = the transpose of from (rows x cols,
-// row pitch from_pitch), on the pool's threads.
-void TransposeMatrix(int64_t rows, int64_t cols, const float* from,
-                     int64_t from_pitch, float* to, int64_t to_pitch);
-
 }  // namespace layers
 }  // namespace umbra
 

@@ -12,6 +12,7 @@
 
 #include "benchmark/benchmark.h"
 #include "layers/kernel_test_util.h"
+#include "layers/matrix_transpose.h"
 #include "layers/strided_gemm.h"
 #include "tensor/dot.h"
 #include "tensor/threads.h"
