@@ -1,5 +1,7 @@
 // Per-channel operations of the bias and prelu layers: adding a per-channel
-// vector, summing over all but the channel axis, and PReLU.
+// vector, summing over all but the channel axis, and PReLU; and the CPU
+// passes in which conv and fullc add their bias and compute a fused relu and
+// their gradients.
 //
 // They are tensor/extension expressions (broadcast<1>, sumall_except_dim<1>)
 // on a (batch, channels, inner) view, so they run on any device the
@@ -247,6 +249,66 @@ inline void ReluGradientAndRowSums(Tensor<cpu, 2, DType> out,
       sum = DType(sum + g[i]);
     }
     if (sums != nullptr) sums[c] = DType(sums[c] + sum);
+  }
+}
+
+// A block of a matrix layer's output (rows: batch, columns: features) right
+// after its product: x = relu(x + bias[column]), the bias where not null and
+// the relu where `relu`. Packets along each row.
+template <typename DType>
+inline void AddColumnBiasAndRelu(Tensor<cpu, 2, DType> block, const DType* bias,
+                                 bool relu) {
+  typedef CpuPacket<DType> P;
+  typedef packet::PacketOp<::umbra::op::relu, DType, kCpuPacketArch<DType>>
+      Relu;
+  const index_t k = P::kSize, columns = block.size(1);
+  for (index_t n = 0; n < block.size(0); ++n) {
+    DType* x = block[n].dptr_;
+    index_t c = 0;
+    for (; c + k <= columns; c += k) {
+      P px = P::LoadUnAligned(x + c);
+      if (bias != nullptr) px = px + P::LoadUnAligned(bias + c);
+      if (relu) px = Relu::Map(px);
+      px.StoreUnAligned(x + c);
+    }
+    for (; c < columns; ++c) {
+      if (bias != nullptr) x[c] = DType(x[c] + bias[c]);
+      if (relu) x[c] = ::umbra::op::relu::Map(x[c]);
+    }
+  }
+}
+
+// Columns [c0, c1) of a matrix layer's output gradient grad (batch, features)
+// where the layer computes a relu after it (out: that relu's output): grad *=
+// relu'(out) where `relu`, and with sums not null, sums[c] += each row's
+// element of column c of the result, the rows in order (the bias gradient).
+// One pass, row by row, packets along the row.
+template <typename DType>
+inline void ReluGradientAndColumnSums(Tensor<cpu, 2, DType> out,
+                                      Tensor<cpu, 2, DType> grad, bool relu,
+                                      DType* sums, index_t c0, index_t c1) {
+  typedef CpuPacket<DType> P;
+  typedef packet::PacketOp<::umbra::op::relu_grad, DType, kCpuPacketArch<DType>>
+      Mask;
+  const index_t k = P::kSize;
+  for (index_t n = 0; n < grad.size(0); ++n) {
+    DType* g = grad[n].dptr_;
+    const DType* x = out[n].dptr_;
+    index_t c = c0;
+    for (; c + k <= c1; c += k) {
+      P pg = P::LoadUnAligned(g + c);
+      if (relu) {
+        pg = Mask::Map(P::LoadUnAligned(x + c)) * pg;
+        pg.StoreUnAligned(g + c);
+      }
+      if (sums != nullptr) {
+        (P::LoadUnAligned(sums + c) + pg).StoreUnAligned(sums + c);
+      }
+    }
+    for (; c < c1; ++c) {
+      if (relu) g[c] = DType(::umbra::op::relu_grad::Map(x[c]) * g[c]);
+      if (sums != nullptr) sums[c] = DType(sums[c] + g[c]);
+    }
   }
 }
 

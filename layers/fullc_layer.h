@@ -17,8 +17,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "layers/channel_ops.h"
 #include "layers/layer.h"
 #include "layers/matrix_transpose.h"
+#include "layers/parallel_ranges.h"
 #include "layers/strided_gemm.h"
 #include "layers/weight_param.h"
 #include "param/param.h"
@@ -53,10 +55,19 @@ class FullConnectLayer : public Layer<xpu, DType> {
   void Forward(bool is_train) override {
     Tensor<xpu, 2, DType> in = AsMatrix(this->in(0).data);
     Tensor<xpu, 2, DType> out = AsMatrix(this->out(0).data);
-    if constexpr (kCpuFloat) {
-      if (strided_forward_) return StridedForward(in, out);
-    }
-    if (param_.no_bias) {
+    if constexpr (kCpu) {
+      if constexpr (kCpuFloat) {
+        if (strided_forward_) return StridedForward(in, out);
+      }
+      // Each thread's block of the product gets its bias and relu while it
+      // is in that core's cache.
+      const Tensor<xpu, 2, DType> wmat = Wmat();
+      blas::Gemm(false, true, in.size(0), param_.nhidden, in.size(1), DType(1),
+                 in.dptr_, in.stride_, wmat.dptr_, wmat.stride_, DType(0),
+                 out.dptr_, out.stride_, [&](const blas::MatrixBlock& block) {
+                   FinishOutput(out, block);
+                 });
+    } else if (param_.no_bias) {
       out = dot(in, Wmat().T());
     } else {
       // The bias rows first, then the product added to them (beta = 1): a
@@ -69,13 +80,25 @@ class FullConnectLayer : public Layer<xpu, DType> {
   void Backprop(bool prop_grad) override {
     Tensor<xpu, 2, DType> in = AsMatrix(this->in(0).data);
     Tensor<xpu, 2, DType> out_grad = AsMatrix(this->out(0).grad);
-    Tensor<xpu, 2, DType> wmat_grad =
-        Reshape(this->gradient(wmat_), Wmat().shape_);
-    wmat_grad += dot(out_grad.T(), in);
-    if (!param_.no_bias) {
+    if constexpr (kCpu) {
+      // The fused relu's gradient and the bias gradient in one pass.
+      if (relu_ || !param_.no_bias) {
+        Tensor<xpu, 2, DType> out = AsMatrix(this->out(0).data);
+        DType* bias_grad =
+            param_.no_bias ? nullptr : this->gradient(bias_).dptr_;
+        ParallelRanges(out.size(1), out.shape_.Size(), GetParallelThreshold(),
+                       [&](index_t c0, index_t c1) {
+                         ReluGradientAndColumnSums(out, out_grad, relu_,
+                                                   bias_grad, c0, c1);
+                       });
+      }
+    } else if (!param_.no_bias) {
       Tensor<xpu, 1, DType> bias_grad = this->gradient(bias_);
       bias_grad += dot(ones_, out_grad);
     }
+    Tensor<xpu, 2, DType> wmat_grad =
+        Reshape(this->gradient(wmat_), Wmat().shape_);
+    wmat_grad += dot(out_grad.T(), in);
     if (!prop_grad) return;
     Tensor<xpu, 2, DType> in_grad = AsMatrix(this->in(0).grad);
     if constexpr (kCpuFloat) {
@@ -88,6 +111,13 @@ class FullConnectLayer : public Layer<xpu, DType> {
       }
     }
     in_grad = dot(out_grad, Wmat());
+  }
+  // On the CPU the relu joins the pass that adds the bias to each block of
+  // the product (Forward), and its gradient the pass that sums the bias
+  // gradient (Backprop).
+  bool FuseRelu() override {
+    relu_ = kCpu;
+    return relu_;
   }
   double ForwardMultiplyAdds() const override {
     const Shape<4>& in = this->in_shapes()[0];
@@ -119,7 +149,7 @@ class FullConnectLayer : public Layer<xpu, DType> {
   void OnSetup() override {
     const index_t batch = this->in_shapes()[0][0];
     const index_t width = this->in_shapes()[0][3];
-    ones_.Resize(Shape1(batch), DType(1));
+    if constexpr (!kCpu) ones_.Resize(Shape1(batch), DType(1));
     if constexpr (kCpuFloat) {
       strided_input_gradient_ = batch <= kMaxStridedBatch;
       strided_forward_ =
@@ -144,8 +174,8 @@ class FullConnectLayer : public Layer<xpu, DType> {
   // more (LeNet's fc1 at batch 64: 1.3x), as slow or slower where they
   // outnumber them by 3 or less (0.6x for 256-128 at batch 128). The weight
   // gradient stays on OpenBLAS: it was 0.8x to 1.2x.
-  static constexpr bool kCpuFloat =
-      std::is_same<xpu, cpu>::value && std::is_same<DType, float>::value;
+  static constexpr bool kCpu = std::is_same<xpu, cpu>::value;
+  static constexpr bool kCpuFloat = kCpu && std::is_same<DType, float>::value;
   static constexpr index_t kMaxStridedBatch = 256;
   static constexpr index_t kMinStridedWeightShare = 6;
 
@@ -162,7 +192,24 @@ class FullConnectLayer : public Layer<xpu, DType> {
                    /*accumulate=*/false});
       TransposeMatrix(param_.nhidden, batch, out_t_.dptr_, out_t_.stride_,
                       out.dptr_, out.stride_);
-      if (!param_.no_bias) out += repmat(this->weight(bias_), batch);
+      FinishOutput(out, {0, batch, 0, param_.nhidden});
+    }
+  }
+
+  // The bias and the fused relu on a block of the output, on the CPU.
+  void FinishOutput(Tensor<xpu, 2, DType> out, const blas::MatrixBlock& block) {
+    if constexpr (kCpu) {
+      if (param_.no_bias && !relu_) return;
+      const DType* bias = param_.no_bias
+                              ? nullptr
+                              : this->weight(bias_).dptr_ + block.col_begin;
+      AddColumnBiasAndRelu(
+          Tensor<xpu, 2, DType>(
+              out.dptr_ + block.row_begin * out.stride_ + block.col_begin,
+              Shape2(block.row_end - block.row_begin,
+                     block.col_end - block.col_begin),
+              out.stride_, nullptr),
+          bias, relu_);
     }
   }
 
@@ -174,8 +221,11 @@ class FullConnectLayer : public Layer<xpu, DType> {
   FullcParam param_;
   size_t wmat_ = 0;
   size_t bias_ = 0;
-  // batch ones: the bias is added and summed through BLAS (as Caffe does).
+  // batch ones, off the CPU: the bias gradient is summed through BLAS (as
+  // Caffe does).
   TensorContainer<xpu, 1, DType> ones_{false};
+  // Whether it computes the in-place relu after it (FuseRelu).
+  bool relu_ = false;
   bool strided_forward_ = false, strided_input_gradient_ = false;
   // StridedForward's in^T (width, batch) and out^T (nhidden, batch).
   TensorContainer<xpu, 2, DType> in_t_{false}, out_t_{false};

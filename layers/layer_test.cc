@@ -2,6 +2,7 @@
 // shape and binding errors, labels, train/test modes and forward values.
 #include "layers/layer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -405,66 +406,105 @@ TEST(LayerTest, FullcForwardMatchesNaive) {
 }
 
 // fullc in float, whose forward pass and input gradient run on StridedGemm
-// or OpenBLAS by the layer's shape (fullc_layer.h), against sums in double:
-// its output, input gradient and weight gradient (added to what it held).
+// or OpenBLAS by the layer's shape (fullc_layer.h), with and without the
+// relu after it fused, against sums in double: its output, input gradient,
+// and weight and bias gradients (added to what they held).
 TEST(LayerTest, FullcFloatMatchesDoubleSumsOnEveryPath) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  // Over all shapes, the fused relu zeroed part of the outputs, and kept
+  // part.
+  index_t relu_zeros = 0, relu_outputs = 0;
   // (batch, width, nhidden): the forward on StridedGemm (the first two),
-  // on OpenBLAS (the next two); the input gradient on OpenBLAS past 256.
+  // on OpenBLAS (the next three, the third and fifth split over the threads
+  // by columns); the input gradient on OpenBLAS past 256; the bias gradient
+  // split over the threads by columns from 65536 outputs (the fifth).
   for (const auto& [batch, width, nhidden] :
        std::vector<std::tuple<index_t, index_t, index_t>>{{3, 90, 70},
                                                           {16, 400, 300},
                                                           {64, 600, 130},
                                                           {7, 5, 3},
+                                                          {256, 100, 300},
                                                           {300, 20, 10}}) {
-    SCOPED_TRACE("batch " + std::to_string(batch) + ", " +
-                 std::to_string(width) + " -> " + std::to_string(nhidden));
-    StandaloneLayer<cpu, float> fc("fullc",
-                                   {{"nhidden", std::to_string(nhidden)}},
-                                   {Shape4(batch, 1, 1, width)});
-    Tensor<cpu, 2, float> x = AsMatrix(fc.in(0).data);
-    Tensor<cpu, 2, float> y_grad = AsMatrix(fc.out(0).grad);
-    std::vector<WeightRef<cpu, float>> w = fc.layer().Weights();
-    for (index_t i = 0; i < batch; ++i) {
-      for (index_t k = 0; k < width; ++k) x[i][k] = uniform(engine);
-      for (index_t j = 0; j < nhidden; ++j) y_grad[i][j] = uniform(engine);
-    }
-    for (index_t j = 0; j < nhidden; ++j) w[1].data[j] = uniform(engine);
-    for (index_t e = 0; e < nhidden * width; ++e)
-      w[0].grad[e] = uniform(engine);
-    const std::vector<float> wmat_grad_before(
-        w[0].grad.dptr_, w[0].grad.dptr_ + nhidden * width);
-    fc.layer().Forward(true);
-    fc.layer().Backprop(true);
-    const Tensor<cpu, 2, float> y = AsMatrix(fc.out(0).data);
-    const Tensor<cpu, 2, float> x_grad = AsMatrix(fc.in(0).grad);
-    const auto wmat = [&](index_t j, index_t k) {
-      return double(w[0].data[j * width + k]);
-    };
-    for (index_t i = 0; i < batch; ++i) {
+    for (const bool relu : {false, true}) {
+      SCOPED_TRACE("batch " + std::to_string(batch) + ", " +
+                   std::to_string(width) + " -> " + std::to_string(nhidden) +
+                   (relu ? ", relu" : ""));
+      StandaloneLayer<cpu, float> fc("fullc",
+                                     {{"nhidden", std::to_string(nhidden)}},
+                                     {Shape4(batch, 1, 1, width)});
+      ASSERT_TRUE(!relu || fc.layer().FuseRelu());
+      Tensor<cpu, 2, float> x = AsMatrix(fc.in(0).data);
+      Tensor<cpu, 2, float> y_grad = AsMatrix(fc.out(0).grad);
+      std::vector<WeightRef<cpu, float>> w = fc.layer().Weights();
+      for (index_t i = 0; i < batch; ++i) {
+        for (index_t k = 0; k < width; ++k) x[i][k] = uniform(engine);
+        for (index_t j = 0; j < nhidden; ++j) y_grad[i][j] = uniform(engine);
+      }
       for (index_t j = 0; j < nhidden; ++j) {
-        double want = w[1].data[j];
-        for (index_t k = 0; k < width; ++k) want += x[i][k] * wmat(j, k);
-        ASSERT_NEAR(y[i][j], want, 1e-5 * width) << "out " << i << "," << j;
+        w[1].data[j] = uniform(engine);
+        w[1].grad[j] = uniform(engine);
       }
-      for (index_t k = 0; k < width; ++k) {
-        double want = 0;
-        for (index_t j = 0; j < nhidden; ++j) want += y_grad[i][j] * wmat(j, k);
-        ASSERT_NEAR(x_grad[i][k], want, 1e-5 * nhidden)
-            << "in grad " << i << "," << k;
+      for (index_t e = 0; e < nhidden * width; ++e) {
+        w[0].grad[e] = uniform(engine);
       }
-    }
-    for (index_t j = 0; j < nhidden; ++j) {
-      for (index_t k = 0; k < width; ++k) {
-        double want = wmat_grad_before[j * width + k];
-        for (index_t i = 0; i < batch; ++i) want += y_grad[i][j] * x[i][k];
-        ASSERT_NEAR(w[0].grad[j * width + k], want, 1e-5 * batch)
-            << "wmat grad " << j << "," << k;
+      const std::vector<float> wmat_grad_before(
+          w[0].grad.dptr_, w[0].grad.dptr_ + nhidden * width);
+      const std::vector<float> bias_grad_before(w[1].grad.dptr_,
+                                                w[1].grad.dptr_ + nhidden);
+      const std::vector<float> y_grad_given(
+          y_grad.dptr_, y_grad.dptr_ + y_grad.shape_.Size());
+      fc.layer().Forward(true);
+      fc.layer().Backprop(true);
+      const Tensor<cpu, 2, float> y = AsMatrix(fc.out(0).data);
+      const Tensor<cpu, 2, float> x_grad = AsMatrix(fc.in(0).grad);
+      const auto wmat = [&](index_t j, index_t k) {
+        return double(w[0].data[j * width + k]);
+      };
+      // The output gradient the product sees: relu's where fused.
+      std::vector<double> g(y_grad_given.size());
+      index_t zeros = 0;
+      for (index_t i = 0; i < batch; ++i) {
+        for (index_t j = 0; j < nhidden; ++j) {
+          double want = w[1].data[j];
+          for (index_t k = 0; k < width; ++k) want += x[i][k] * wmat(j, k);
+          if (relu) want = std::max(want, 0.0);
+          ASSERT_NEAR(y[i][j], want, 1e-5 * width) << "out " << i << "," << j;
+          const bool masked = relu && y[i][j] <= 0;
+          zeros += masked;
+          g[i * nhidden + j] = masked ? 0.0 : y_grad_given[i * nhidden + j];
+        }
+      }
+      relu_zeros += zeros;
+      relu_outputs += relu ? batch * nhidden : 0;
+      for (index_t i = 0; i < batch; ++i) {
+        for (index_t k = 0; k < width; ++k) {
+          double want = 0;
+          for (index_t j = 0; j < nhidden; ++j) {
+            want += g[i * nhidden + j] * wmat(j, k);
+          }
+          ASSERT_NEAR(x_grad[i][k], want, 1e-5 * nhidden)
+              << "in grad " << i << "," << k;
+        }
+      }
+      for (index_t j = 0; j < nhidden; ++j) {
+        double bias_want = bias_grad_before[j];
+        for (index_t i = 0; i < batch; ++i) bias_want += g[i * nhidden + j];
+        ASSERT_NEAR(w[1].grad[j], bias_want, 1e-5 * batch) << "bias grad " << j;
+        for (index_t k = 0; k < width; ++k) {
+          double want = wmat_grad_before[j * width + k];
+          for (index_t i = 0; i < batch; ++i) {
+            want += g[i * nhidden + j] * x[i][k];
+          }
+          ASSERT_NEAR(w[0].grad[j * width + k], want, 1e-5 * batch)
+              << "wmat grad " << j << "," << k;
+        }
       }
     }
   }
+  EXPECT_GT(relu_zeros, relu_outputs / 10);
+  EXPECT_LT(relu_zeros, relu_outputs * 9 / 10);
 }
 
 TEST(LayerTest, ConcatAndSplitMoveData) {

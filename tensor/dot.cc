@@ -65,12 +65,14 @@ void GemmOnCaller(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
 
 // OpenBLAS runs on one thread (blas_library.h), so a large product is cut
 // into one block of C per pool thread, along the longer of C's two sides,
-// each block a product of its own on the pool. The blocks share no output;
-// for a given thread count the cut, and so every bit of the result, is fixed.
+// each block a product of its own on the pool, then `finish` (if any) on it.
+// The blocks share no output; for a given thread count the cut, and so every
+// bit of the result, is fixed.
 template <typename DType>
 void SplitGemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
                DType alpha, const DType* a, index_t lda, const DType* b,
-               index_t ldb, DType beta, DType* c, index_t ldc) {
+               index_t ldb, DType beta, DType* c, index_t ldc,
+               const BlockFinisher* finish) {
   const bool split_rows = m >= n;
   const index_t side = split_rows ? m : n;
   const index_t threads = GetNumThreads();
@@ -82,6 +84,7 @@ void SplitGemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
   if (parts <= 1) {
     GemmOnCaller(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
                  ldc);
+    if (finish != nullptr) (*finish)({0, m, 0, n});
     return;
   }
   const index_t tiles = (side + kSplitAlign - 1) / kSplitAlign;
@@ -95,11 +98,13 @@ void SplitGemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
       const DType* a_rows = trans_a ? a + begin : a + begin * lda;
       GemmOnCaller(trans_a, trans_b, end - begin, n, k, alpha, a_rows, lda, b,
                    ldb, beta, c + begin * ldc, ldc);
+      if (finish != nullptr) (*finish)({begin, end, 0, n});
     } else {
       // Columns [begin, end) of op(B) and of C.
       const DType* b_cols = trans_b ? b + begin * ldb : b + begin;
       GemmOnCaller(trans_a, trans_b, m, end - begin, k, alpha, a, lda, b_cols,
                    ldb, beta, c + begin, ldc);
+      if (finish != nullptr) (*finish)({0, m, begin, end});
     }
   });
 }
@@ -109,13 +114,30 @@ void SplitGemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           float alpha, const float* a, index_t lda, const float* b, index_t ldb,
           float beta, float* c, index_t ldc) {
-  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+            nullptr);
 }
 
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           double alpha, const double* a, index_t lda, const double* b,
           index_t ldb, double beta, double* c, index_t ldc) {
-  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+            nullptr);
+}
+
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
+          float beta, float* c, index_t ldc, const BlockFinisher& finish) {
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+            &finish);
+}
+
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          double alpha, const double* a, index_t lda, const double* b,
+          index_t ldb, double beta, double* c, index_t ldc,
+          const BlockFinisher& finish) {
+  SplitGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+            &finish);
 }
 
 void Gemv(bool trans_a, index_t m, index_t n, float alpha, const float* a,

@@ -17,6 +17,7 @@
 #ifndef UMBRA_TENSOR_DOT_H_
 #define UMBRA_TENSOR_DOT_H_
 
+#include <functional>
 #include <type_traits>
 
 #include "tensor/base.h"
@@ -34,6 +35,22 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
           double alpha, const double* a, index_t lda, const double* b,
           index_t ldb, double beta, double* c, index_t ldc);
+// Rows [row_begin, row_end) and columns [col_begin, col_end) of a matrix.
+struct MatrixBlock {
+  index_t row_begin, row_end, col_begin, col_end;
+};
+// Called on each block of C right after the thread that computed it, while
+// the block is in that core's cache: a bias, an activation.
+using BlockFinisher = std::function<void(const MatrixBlock&)>;
+// Gemm, then `finish` on blocks that tile C (one per thread the product is
+// split over), each on the thread that computed it.
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          float alpha, const float* a, index_t lda, const float* b, index_t ldb,
+          float beta, float* c, index_t ldc, const BlockFinisher& finish);
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k,
+          double alpha, const double* a, index_t lda, const double* b,
+          index_t ldb, double beta, double* c, index_t ldc,
+          const BlockFinisher& finish);
 // y = alpha * op(A) * x + beta * y for a row-major m x n matrix A.
 void Gemv(bool trans_a, index_t m, index_t n, float alpha, const float* a,
           index_t lda, const float* x, float beta, float* y);

@@ -3,6 +3,8 @@
 // strided and sliced operands, aliasing destinations, shape errors, float and
 // double.
 #include <algorithm>
+#include <atomic>
+#include <tuple>
 #include <utility>
 
 #include "gtest/gtest.h"
@@ -93,6 +95,54 @@ TYPED_TEST(DotTest, ProductsSplitOverThreads) {
       this->template Check<true, false>(&rng, m, n, k);
       this->template Check<false, true>(&rng, m, n, k);
       this->template Check<true, true>(&rng, m, n, k);
+    }
+  }
+  SetNumThreads(0);
+}
+
+// blas::Gemm with a finisher: the blocks it is called on tile C, each after
+// its product (the finisher adds 1 to its block: every element of C ends
+// one above the product), split over the pool or not.
+TYPED_TEST(DotTest, GemmFinishesEveryBlockOfCOnceAfterItsProduct) {
+  using DType = TypeParam;
+  test::Rng rng;
+  for (int threads : {1, 2, 3}) {
+    SetNumThreads(threads);
+    // Split along rows, along columns (as ProductsSplitOverThreads), and
+    // too small to split.
+    for (const auto& [m, n, k] :
+         {std::tuple<index_t, index_t, index_t>{
+              rng.Int(150, 190), rng.Int(90, 120), rng.Int(160, 190)},
+          {rng.Int(90, 120), rng.Int(150, 190), rng.Int(160, 190)},
+          {rng.Int(1, 20), rng.Int(1, 20), rng.Int(1, 20)}}) {
+      SCOPED_TRACE(::testing::Message() << threads << " threads, m " << m
+                                        << " n " << n << " k " << k);
+      auto a = rng.Tensor<DType>(Shape2(m, k));
+      auto b = rng.Tensor<DType>(Shape2(n, k));
+      TensorContainer<cpu, 2, DType> c(Shape2(m, n));
+      std::atomic<int> blocks{0};
+      blas::Gemm(false, true, m, n, k, DType(1), a.view().dptr_, k,
+                 b.view().dptr_, k, DType(0), c.dptr_, c.stride_,
+                 [&](const blas::MatrixBlock& block) {
+                   ++blocks;
+                   for (index_t i = block.row_begin; i < block.row_end; ++i) {
+                     for (index_t j = block.col_begin; j < block.col_end; ++j) {
+                       c[i][j] += DType(1);
+                     }
+                   }
+                 });
+      EXPECT_GE(blocks.load(), 1);
+      EXPECT_LE(blocks.load(), threads);
+      EXPECT_TRUE(test::AllNear(
+          c,
+          [&](index_t i, index_t j) {
+            double s = 1;
+            for (index_t p = 0; p < k; ++p) {
+              s += double(a.view()[i][p]) * double(b.view()[j][p]);
+            }
+            return s;
+          },
+          this->Tol(k)));
     }
   }
   SetNumThreads(0);

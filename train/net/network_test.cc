@@ -362,18 +362,48 @@ TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
                                   /*relu=*/2, image);
   }
   // batch_norm of a matrix (after fullc) leaves its relu to the relu layer,
-  // and so does a layer that cannot compute it (fullc).
+  // and so does a layer that cannot compute it (tanh).
   std::unique_ptr<Network> unfused = Build(
       "layer[in->a] = fullc:fc1\n"
       "  nhidden = 8\n"
       "layer[a->a] = batch_norm:bn1\n"
       "layer[a->a] = relu\n"
-      "layer[a->b] = fullc:fc2\n"
-      "  nhidden = 8\n"
-      "layer[b->b] = relu\n"
-      "layer[b->b] = l2_loss\n");
+      "layer[a->a] = tanh\n"
+      "layer[a->a] = relu\n"
+      "layer[a->a] = l2_loss\n");
   EXPECT_FALSE(unfused->fused_into_previous(2));
   EXPECT_FALSE(unfused->fused_into_previous(4));
+}
+
+// fullc (`fc_settings` follow its line) and a relu, in place (fullc computes
+// it, the net skips the relu layer) or into a node of its own, then fullc.
+std::string FullcReluNet(bool in_place, const std::string& fc_settings) {
+  return "layer[in->a] = fullc:fc1\n"
+         "  init_sigma = 1\n"
+         "  init_bias = 0.25\n" +  // the relu must come after the bias
+         fc_settings +
+         (in_place ? "layer[a->a] = relu\nlayer[a->o] = fullc:fc2\n"
+                   : "layer[a->r] = relu\nlayer[r->o] = fullc:fc2\n") +
+         "  nhidden = 8\n"
+         "layer[o->o] = l2_loss\n";
+}
+
+TEST(NetworkTest, FullcComputesTheInPlaceReluAfterIt) {
+  // 37 outputs: whole blocks of packets and a tail.
+  for (const std::string fc_settings :
+       {"  nhidden = 37\n", "  nhidden = 37\n  no_bias = 1\n"}) {
+    SCOPED_TRACE(fc_settings);
+    const std::unique_ptr<Network> fused = ExpectTheFusedReluTrainsAlike(
+        FullcReluNet(true, fc_settings), FullcReluNet(false, fc_settings),
+        /*relu=*/1, Shape4(10, 1, 1, 8));
+    // The relu zeroed part of the output, and kept part.
+    const Tensor<cpu, 4, float> out =
+        fused->NodeData(fused->net_config().FindNode("a"));
+    const index_t size = out.shape_.Size();
+    const index_t zeros = std::count(out.dptr_, out.dptr_ + size, 0.0f);
+    EXPECT_GT(zeros, size / 10);
+    EXPECT_LT(zeros, size - size / 10);
+  }
 }
 
 // conv and a relu, in place (`in_place`: conv computes it, the net skips
