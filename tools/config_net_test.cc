@@ -80,9 +80,16 @@ TEST(LayerTimingTest, TimesEveryLayer) {
   ASSERT_EQ(timing.layers.size(), 4u);
   EXPECT_EQ(timing.layers[0].name, "fc1");
   EXPECT_EQ(timing.layers[3].type, "softmax");
-  // Each layer takes some time, and at most a whole pass's: each pass sums
-  // its layers' times, so the median pass is at least each layer's median.
-  for (const LayerTiming& layer : timing.layers) {
+  // fc1 computes the relu after it (Layer::FuseRelu), which takes no time
+  // of its own.
+  EXPECT_EQ(timing.layers[1].type, "relu (fused)");
+  EXPECT_EQ(timing.layers[1].forward_ms, 0.0);
+  EXPECT_EQ(timing.layers[1].backward_ms, 0.0);
+  // Each other layer takes some time, and at most a whole pass's: each pass
+  // sums its layers' times, so the median pass is at least each layer's
+  // median.
+  for (const size_t i : {0, 2, 3}) {
+    const LayerTiming& layer = timing.layers[i];
     EXPECT_GT(layer.forward_ms, 0.0) << layer.name;
     EXPECT_GT(layer.backward_ms, 0.0) << layer.name;
     EXPECT_LE(layer.forward_ms, timing.forward_ms) << layer.name;

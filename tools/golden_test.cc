@@ -107,7 +107,7 @@ TEST(TimeTest, TimesEveryLayer) {
        "\nconfig: train/configs/fashion_mnist_mlp.conf\ndevice: cpu (",
        "\nlayer            type             forward ms  backward ms   GFLOP/s "
        " peak      GB/s  copy\n",
-       "\nfc1              fullc          ", "\nrelu_1           relu    ",
+       "\nfc1              fullc          ", "\nrelu_1           relu (fused) ",
        "\nsoftmax_5        softmax        ", "\ntotal (median pass)  ",
        "per batch of 8, ", " images/s, 1.0 MFLOP per image"});
 }
