@@ -59,6 +59,17 @@ void SampleUniformRows(Random<xpu, DType>* rnd, const BatchSplit& split,
   rnd->SampleUniform(rows, a, b);
   rnd->SkipUniform(per_row * (split.Global(local) - split.offset - local));
 }
+// On the CPU from a counter-based sequence (Random::SampleUniformAt): no
+// draws to skip, and filled on all threads (a Mersenne twister, one number
+// at a time, took dropout 1.2 to 1.5 ms for 100 x 1152 elements).
+template <typename DType, int dim>
+void SampleUniformRows(Random<cpu, DType>* rnd, const BatchSplit& split,
+                       Tensor<cpu, dim, DType>* rows, DType a = 0,
+                       DType b = 1) {
+  const index_t local = rows->size(0);
+  const uint64_t per_row = rows->shape_.Size() / (local == 0 ? 1 : local);
+  rnd->SampleUniformAt(rows, per_row * split.offset, a, b);
+}
 
 }  // namespace layers
 }  // namespace umbra

@@ -14,6 +14,7 @@
 #ifndef UMBRA_TENSOR_RANDOM_H_
 #define UMBRA_TENSOR_RANDOM_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include "tensor/base.h"
 #include "tensor/memory.h"
 #include "tensor/tensor_core.h"
+#include "tensor/threads.h"
 
 namespace umbra {
 
@@ -59,6 +61,32 @@ class Random<cpu, DType> {
   template <int dim>
   inline void SampleBernoulli(Tensor<cpu, dim, DType>* dst, DType p) {
     Each(dst, [&] { return NextUnit() < double(p) ? DType(1) : DType(0); });
+  }
+  // Fills dst with U(a, b) as elements [first, first + dst's size) of a
+  // counter-based sequence (dst's rows in order): element i is a hash of
+  // (key, i), SplitMix64's output function, where the key takes two draws
+  // of this generator, whatever the size. So the rows are filled on all
+  // threads at once, and a data-parallel rank fills its rows of a global
+  // batch as one process fills them (first: its first element) without
+  // drawing the others'.
+  template <int dim>
+  inline void SampleUniformAt(Tensor<cpu, dim, DType>* dst, uint64_t first,
+                              DType a = 0, DType b = 1) {
+    const uint64_t key = (uint64_t{engine_()} << 32) | engine_();
+    const Tensor<cpu, 2, DType> t = dst->FlatTo2D();
+    const index_t rows = t.size(0), cols = t.size(1);
+    const index_t tasks = std::min<index_t>(
+        rows, t.shape_.Size() >= kMinParallelDraws ? 4 * GetNumThreads() : 1);
+    ParallelFor(static_cast<int>(tasks), [&](int task) {
+      for (index_t y = rows * task / tasks; y < rows * (task + 1) / tasks;
+           ++y) {
+        DType* row = t.dptr_ + y * t.stride_;
+        const uint64_t start = first + uint64_t(y) * uint64_t(cols);
+        for (index_t x = 0; x < cols; ++x) {
+          row[x] = DType(a + (b - a) * CounterUnit(key, start + x));
+        }
+      }
+    });
   }
   // Moves past the draws of `count` elements of SampleUniform or
   // SampleBernoulli: what those calls would draw next is what follows. (A
@@ -103,6 +131,20 @@ class Random<cpu, DType> {
   // Engine draws per NextUnit().
   static constexpr uint64_t kDrawsPerUnit =
       std::is_same<DType, float>::value ? 1 : 2;
+  // Element i of SampleUniformAt's sequence for `key`, in [0, 1) with 24
+  // (float) or 53 (double) random bits.
+  static inline double CounterUnit(uint64_t key, uint64_t i) {
+    uint64_t z = key + (i + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    if (std::is_same<DType, float>::value) {
+      return double(z >> 40) * (1.0 / 16777216.0);
+    }
+    return double(z >> 11) * (1.0 / 9007199254740992.0);
+  }
+  // SampleUniformAt runs on one thread below this many elements.
+  static constexpr index_t kMinParallelDraws = index_t{1} << 15;
   // Uniform in [0, 1) with 24 (float) or 53 (double) random bits.
   inline double NextUnit() {
     if (std::is_same<DType, float>::value) {

@@ -2,6 +2,7 @@
 // independent draws within one expression.
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tensor/tensor.h"
@@ -50,6 +51,64 @@ void ExpectSkipMatchesDrawing() {
 TEST(RandomTest, SkipUniformMovesPastTheDraws) {
   ExpectSkipMatchesDrawing<float>();
   ExpectSkipMatchesDrawing<double>();
+}
+
+// SampleUniformAt: a part filled at its offset holds what the whole holds
+// there, at 1 and 2 threads (the whole is large enough to be split); the
+// draws are uniform in [a, b); each call takes two draws of the generator
+// whatever its size, so what follows is what follows any other call.
+template <typename DType>
+void ExpectCounterDrawsMatchTheWhole() {
+  const test::ScopedTestSeed test_seed;
+  const int seed = static_cast<int>(test_seed.value());
+  std::mt19937 sizes(test_seed.value());
+  const index_t rows = 40 + sizes() % 40, cols = 1000 + sizes() % 500;
+  const index_t first_row = sizes() % rows;
+  const index_t part_rows = 1 + sizes() % (rows - first_row);
+  TensorContainer<cpu, 2, DType> whole(Shape2(rows, cols));
+  TensorContainer<cpu, 2, DType> part(Shape2(part_rows, cols));
+  TensorContainer<cpu, 1, DType> after_whole(Shape1(5)), after_part(Shape1(5));
+  for (const int threads : {1, 2}) {
+    SetNumThreads(threads);
+    Random<cpu, DType> for_whole(seed), for_part(seed);
+    for_whole.SampleUniformAt(&whole, 0, DType(-2), DType(2));
+    for_part.SampleUniformAt(&part, uint64_t(first_row) * cols, DType(-2),
+                             DType(2));
+    for (index_t y = 0; y < part_rows; ++y) {
+      for (index_t x = 0; x < cols; ++x) {
+        ASSERT_EQ(part[y][x], whole[first_row + y][x])
+            << threads << " threads, row " << y << " col " << x;
+      }
+    }
+    for_whole.SampleUniform(&after_whole);
+    for_part.SampleUniform(&after_part);
+    EXPECT_TRUE(test::BitwiseEqual(after_whole.view(), after_part.view()));
+  }
+  SetNumThreads(0);
+  double mean, var;
+  Moments(whole.view(), &mean, &var);
+  // Bounds of about 7 standard deviations of the moments of 40000 or more
+  // draws of U(-2, 2) (variance 16 / 12).
+  EXPECT_NEAR(mean, 0.0, 0.04);
+  EXPECT_NEAR(var, 16.0 / 12, 0.04);
+  // Each tenth of the interval holds a tenth of the draws, within about 7
+  // standard deviations.
+  std::vector<index_t> tenths(10, 0);
+  for (index_t y = 0; y < rows; ++y) {
+    for (index_t x = 0; x < cols; ++x) {
+      ASSERT_TRUE(whole[y][x] >= DType(-2) && whole[y][x] < DType(2));
+      ++tenths[static_cast<int>((double(whole[y][x]) + 2) * 2.5)];
+    }
+  }
+  const double n = double(rows * cols);
+  for (const index_t count : tenths) {
+    EXPECT_NEAR(count, n / 10, 7 * std::sqrt(n * 0.09));
+  }
+}
+
+TEST(RandomTest, CounterDrawsOfAPartMatchTheWhole) {
+  ExpectCounterDrawsMatchTheWhole<float>();
+  ExpectCounterDrawsMatchTheWhole<double>();
 }
 
 TEST(RandomTest, SeedReproducesAndMomentsAreRight) {
