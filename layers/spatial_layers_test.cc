@@ -553,6 +553,95 @@ TEST(PoolingLayerTest, FloatTwoByTwoBlocksMatchNaive) {
   }
 }
 
+// Float planes under windows other than exact 2x2 run 8 at a time in
+// vectors (the 8 planes' same element in the lanes), the planes past a
+// multiple of 8 one by one: 2 x 5 planes (8 + 2) under overlapping,
+// padded, clipped and unequal windows, against the definition in double:
+// out: each window's max, mean (of kernel_y x kernel_x) or sum; in_grad:
+// the sum over the windows that hold an input of the window's gradient,
+// for max only where the input equals the window's maximum (ties made in
+// every fourth window all receive it).
+TEST(PoolingLayerTest, FloatPlanesInVectorsMatchTheDefinition) {
+  struct Window {
+    index_t kh, kw, stride, pad, height, width;
+  };
+  for (const Window& shape : std::vector<Window>{{3, 3, 2, 0, 14, 14},
+                                                 {3, 3, 2, 1, 7, 6},
+                                                 {2, 3, 1, 0, 4, 5},
+                                                 {3, 3, 3, 2, 7, 5}}) {
+    PoolWindow window;
+    window.kernel_y = shape.kh;
+    window.kernel_x = shape.kw;
+    window.stride_y = window.stride_x = shape.stride;
+    window.pad_y = window.pad_x = shape.pad;
+    const index_t planes = 10, h = shape.height, wd = shape.width;
+    const index_t oh = NaivePooledSize(h, shape.kh, shape.stride, shape.pad);
+    const index_t ow = NaivePooledSize(wd, shape.kw, shape.stride, shape.pad);
+    TensorContainer<cpu, 4, float> in(Shape4(2, 5, h, wd)), in_grad(in.shape_),
+        out(Shape4(2, 5, oh, ow)), out_grad(out.shape_);
+    FillRandom(in.view(), unsigned(h * wd));
+    FillRandom(out_grad.view(), unsigned(oh * ow));
+    // The inputs of window (p, oy, ox), clipped to the plane.
+    auto window_inputs = [&](index_t p, index_t oy, index_t ox) {
+      std::vector<index_t> inputs;
+      for (index_t i = 0; i < shape.kh; ++i) {
+        for (index_t j = 0; j < shape.kw; ++j) {
+          const index_t y = oy * shape.stride - shape.pad + i;
+          const index_t x = ox * shape.stride - shape.pad + j;
+          if (y >= 0 && y < h && x >= 0 && x < wd) {
+            inputs.push_back((p * h + y) * wd + x);
+          }
+        }
+      }
+      return inputs;
+    };
+    for (index_t o = 0; o < planes * oh * ow; o += 4) {
+      const std::vector<index_t> inputs =
+          window_inputs(o / (oh * ow), o / ow % oh, o % ow);
+      if (inputs.size() >= 2) {
+        in.dptr_[inputs.front()] = in.dptr_[inputs.back()] = 1.5f;
+      }
+    }
+    for (const PoolKind kind :
+         {PoolKind::kMax, PoolKind::kAvg, PoolKind::kSum}) {
+      const std::string what =
+          std::to_string(shape.kh) + "x" + std::to_string(shape.kw) +
+          " stride " + std::to_string(shape.stride) + " pad " +
+          std::to_string(shape.pad) + " kind " + std::to_string(int(kind));
+      PoolForward(kind, window, in.view(), out.view());
+      PoolBackward(kind, window, in.view(), out.view(), out_grad.view(),
+                   in_grad.view());
+      std::vector<double> want_grad(in.shape_.Size(), 0.0);
+      for (index_t o = 0; o < planes * oh * ow; ++o) {
+        const std::vector<index_t> inputs =
+            window_inputs(o / (oh * ow), o / ow % oh, o % ow);
+        double max = -std::numeric_limits<double>::infinity(), sum = 0;
+        for (const index_t i : inputs) {
+          max = std::max(max, double(in.dptr_[i]));
+          sum += in.dptr_[i];
+        }
+        const double area = double(shape.kh * shape.kw);
+        const double want = kind == PoolKind::kMax   ? max
+                            : kind == PoolKind::kAvg ? sum / area
+                                                     : sum;
+        ASSERT_NEAR(out.dptr_[o], want, 1e-6) << what << " output " << o;
+        const double g = out_grad.dptr_[o];
+        for (const index_t i : inputs) {
+          if (kind == PoolKind::kMax) {
+            want_grad[i] += in.dptr_[i] == max ? g : 0.0;
+          } else {
+            want_grad[i] += kind == PoolKind::kAvg ? g / area : g;
+          }
+        }
+      }
+      for (index_t i = 0; i < in.shape_.Size(); ++i) {
+        ASSERT_NEAR(in_grad.dptr_[i], want_grad[i], 1e-6)
+            << what << " input " << i;
+      }
+    }
+  }
+}
+
 TEST(PoolingLayerTest, BadParametersNameLayerAndKey) {
   std::string e = ErrorOf([] {
     CreateLayer<cpu, float>("max_pooling", "pool1", {{"stride", "2"}});

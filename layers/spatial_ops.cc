@@ -5,8 +5,10 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "layers/float_vectors.h"
+#include "layers/matrix_transpose.h"
 #include "layers/parallel_ranges.h"
 #include "tensor/threads.h"
 
@@ -452,6 +454,85 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
   }
 }
 
+// Windows other than exact 2x2 over float planes, 8 planes at a time in
+// vectors of the 8 planes' same element: each plane is transposed into the
+// lanes (`interleaved` holds those copies), the scalar window loop runs on
+// whole vectors, in its order (so with its results), and the result is
+// transposed back. The scalar loops are mostly their own overhead: on
+// cxxnet's MNIST_CONV (3 x 3 windows of stride 2 over 100 x 32 planes of
+// 14 x 14) they took 0.25-0.38 ms forward and 1.4-1.8 ms backward, these
+// 0.16-0.19 and 0.31-0.33 ms (//tools:time, 2 threads).
+
+// Pooling of 8 planes (consecutive, h x wd in, oh x ow out).
+void PoolForward8Planes(PoolKind kind, float scale, const PoolWindow& w,
+                        const float* src, index_t h, index_t wd, index_t oh,
+                        index_t ow, std::vector<float>* interleaved,
+                        float* dst) {
+  constexpr index_t kPlanes = 8;
+  const index_t in_size = h * wd, out_size = oh * ow;
+  interleaved->resize(kPlanes * (in_size + out_size));
+  float* src_t = interleaved->data();
+  float* dst_t = src_t + kPlanes * in_size;
+  TransposeMatrix(kPlanes, in_size, src, in_size, src_t, kPlanes);
+  const Floats8 lowest = Floats8{} + std::numeric_limits<float>::lowest();
+  for (index_t oy = 0; oy < oh; ++oy) {
+    for (index_t ox = 0; ox < ow; ++ox) {
+      const Clipped c = ClipWindow(w, h, wd, oy, ox);
+      Floats8 r = kind == PoolKind::kMax ? lowest : Floats8{};
+      for (index_t y = c.y0; y < c.y1; ++y) {
+        for (index_t x = c.x0; x < c.x1; ++x) {
+          const Floats8 v = LoadFloats<Floats8>(src_t + (y * wd + x) * kPlanes);
+          // std::max(r, v) lane by lane, or the sum.
+          r = kind == PoolKind::kMax ? (r < v ? v : r) : r + v;
+        }
+      }
+      if (kind != PoolKind::kMax) r *= scale;
+      StoreFloats(dst_t + (oy * ow + ox) * kPlanes, r);
+    }
+  }
+  TransposeMatrix(out_size, kPlanes, dst_t, kPlanes, dst, out_size);
+}
+
+// The input gradients of 8 planes (as PoolForward8Planes's).
+void PoolBackward8Planes(PoolKind kind, float scale, const PoolWindow& w,
+                         const float* src, const float* pooled,
+                         const float* grad, index_t h, index_t wd, index_t oh,
+                         index_t ow, std::vector<float>* interleaved,
+                         float* dst) {
+  constexpr index_t kPlanes = 8;
+  const index_t in_size = h * wd, out_size = oh * ow;
+  interleaved->resize(kPlanes * (2 * in_size + 2 * out_size));
+  float* src_t = interleaved->data();
+  float* dst_t = src_t + kPlanes * in_size;
+  float* pooled_t = dst_t + kPlanes * in_size;
+  float* grad_t = pooled_t + kPlanes * out_size;
+  TransposeMatrix(kPlanes, in_size, src, in_size, src_t, kPlanes);
+  TransposeMatrix(kPlanes, out_size, pooled, out_size, pooled_t, kPlanes);
+  TransposeMatrix(kPlanes, out_size, grad, out_size, grad_t, kPlanes);
+  std::fill(dst_t, dst_t + kPlanes * in_size, 0.0f);
+  const Floats8 zero = {};
+  for (index_t oy = 0; oy < oh; ++oy) {
+    for (index_t ox = 0; ox < ow; ++ox) {
+      const Clipped c = ClipWindow(w, h, wd, oy, ox);
+      const index_t o = (oy * ow + ox) * kPlanes;
+      const Floats8 g = LoadFloats<Floats8>(grad_t + o);
+      const Floats8 m = LoadFloats<Floats8>(pooled_t + o);
+      const Floats8 gs = g * scale;
+      for (index_t y = c.y0; y < c.y1; ++y) {
+        for (index_t x = c.x0; x < c.x1; ++x) {
+          const index_t i = (y * wd + x) * kPlanes;
+          const Floats8 add =
+              kind == PoolKind::kMax
+                  ? (LoadFloats<Floats8>(src_t + i) == m ? g : zero)
+                  : gs;
+          StoreFloats(dst_t + i, LoadFloats<Floats8>(dst_t + i) + add);
+        }
+      }
+    }
+  }
+  TransposeMatrix(in_size, kPlanes, dst_t, kPlanes, dst, in_size);
+}
+
 }  // namespace
 
 template <typename DType>
@@ -462,7 +543,15 @@ void PoolForward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
   const DType scale = WindowScale<DType>(kind, w);
   const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
-    for (index_t p = begin; p < end; ++p) {
+    index_t p = begin;
+    if constexpr (std::is_same<DType, float>::value) {
+      std::vector<float> interleaved;
+      for (; !exact_2x2 && p + 8 <= end; p += 8) {
+        PoolForward8Planes(kind, scale, w, in.dptr_ + p * h * wd, h, wd, oh, ow,
+                           &interleaved, out.dptr_ + p * oh * ow);
+      }
+    }
+    for (; p < end; ++p) {
       const DType* src = in.dptr_ + p * h * wd;
       DType* dst = out.dptr_ + p * oh * ow;
       if (exact_2x2) {
@@ -503,7 +592,17 @@ void PoolBackward(PoolKind kind, const PoolWindow& w, Tensor<cpu, 4, DType> in,
   const DType scale = WindowScale<DType>(kind, w);
   const bool exact_2x2 = IsExact2x2(w, h, wd);
   ForRanges(in.size(0) * in.size(1), h * wd, [&](index_t begin, index_t end) {
-    for (index_t p = begin; p < end; ++p) {
+    index_t p = begin;
+    if constexpr (std::is_same<DType, float>::value) {
+      std::vector<float> interleaved;
+      for (; !exact_2x2 && p + 8 <= end; p += 8) {
+        PoolBackward8Planes(kind, scale, w, in.dptr_ + p * h * wd,
+                            out.dptr_ + p * oh * ow,
+                            out_grad.dptr_ + p * oh * ow, h, wd, oh, ow,
+                            &interleaved, in_grad.dptr_ + p * h * wd);
+      }
+    }
+    for (; p < end; ++p) {
       const DType* src = in.dptr_ + p * h * wd;
       const DType* pooled = out.dptr_ + p * oh * ow;
       const DType* grad = out_grad.dptr_ + p * oh * ow;
