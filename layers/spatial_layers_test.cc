@@ -643,6 +643,34 @@ TEST(PoolingLayerTest, FloatPlanesInVectorsMatchTheDefinition) {
   }
 }
 
+// insanity_max_pooling with keep = 1 (and at test time) is max_pooling:
+// the same outputs and input gradients, bit for bit, on float planes that
+// take the vector loops (8 + 8 planes) under 3 x 3 windows of stride 2.
+TEST(PoolingLayerTest, InsanityPoolingKeepingEveryElementIsMaxPooling) {
+  const ParamKwargs window = {{"kernel_size", "3"}, {"stride", "2"}};
+  ParamKwargs keep_all = window;
+  keep_all.emplace_back("keep", "1");
+  StandaloneLayer<cpu, float> max("max_pooling", window, {Shape4(2, 8, 9, 7)});
+  StandaloneLayer<cpu, float> insanity("insanity_max_pooling", keep_all,
+                                       {Shape4(2, 8, 9, 7)});
+  FillRandom(max.in(0).data, 21);
+  FillRandom(max.out(0).grad, 22);
+  Copy(insanity.in(0).data, max.in(0).data);
+  Copy(insanity.out(0).grad, max.out(0).grad);
+  for (StandaloneLayer<cpu, float>* layer : {&max, &insanity}) {
+    layer->layer().Forward(true);
+    layer->layer().Backprop(true);
+  }
+  const Tensor<cpu, 4, float> out = insanity.out(0).data;
+  const Tensor<cpu, 4, float> in_grad = insanity.in(0).grad;
+  for (index_t i = 0; i < out.shape_.Size(); ++i) {
+    ASSERT_EQ(out.dptr_[i], max.out(0).data.dptr_[i]) << "output " << i;
+  }
+  for (index_t i = 0; i < in_grad.shape_.Size(); ++i) {
+    ASSERT_EQ(in_grad.dptr_[i], max.in(0).grad.dptr_[i]) << "input " << i;
+  }
+}
+
 TEST(PoolingLayerTest, BadParametersNameLayerAndKey) {
   std::string e = ErrorOf([] {
     CreateLayer<cpu, float>("max_pooling", "pool1", {{"stride", "2"}});
