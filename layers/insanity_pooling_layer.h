@@ -15,11 +15,13 @@
 #ifndef UMBRA_LAYERS_INSANITY_POOLING_LAYER_H_
 #define UMBRA_LAYERS_INSANITY_POOLING_LAYER_H_
 
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
 #include "layers/displacement.h"
 #include "layers/layer.h"
+#include "layers/parallel_ranges.h"
 #include "layers/pooling_layers.h"
 #include "param/param.h"
 #include "tensor/extension/pooling.h"
@@ -63,7 +65,11 @@ class InsanityMaxPoolingLayer
     displaced_now_ = is_train && insanity_.keep < 1.0f;
     if (!displaced_now_) return PoolInto(this->in(0).data);
     SampleUniformRows(this->context().rnd, this->context().split, &mask_);
-    displaced_ = displace(this->in(0).data, mask_, insanity_.keep);
+    if constexpr (kCpu) {
+      DisplaceCpu();
+    } else {
+      displaced_ = displace(this->in(0).data, mask_, insanity_.keep);
+    }
     PoolInto(displaced_);
   }
   void Backprop(bool prop_grad) override {
@@ -84,6 +90,7 @@ class InsanityMaxPoolingLayer
           w.kernel_x, w.stride_y, w.stride_x, w.pad_y, w.pad_x);
       return;
     }
+    if constexpr (kCpu) return DisplacedBackwardCpu();
     expr::PoolGeometry geometry;
     geometry.ksize_y = w.kernel_y;
     geometry.ksize_x = w.kernel_x;
@@ -115,6 +122,93 @@ class InsanityMaxPoolingLayer
 
  private:
   static constexpr bool kCpu = std::is_same<xpu, cpu>::value;
+
+  // On the CPU plane by plane on the threads: each element takes its
+  // source, and backward each window's gradient goes to the first element
+  // (row by row) equal to its maximum, then each displaced element's
+  // gradient to its source, added in the order of the windows and of the
+  // elements. The unpool_first_max and displace_grad expressions gather
+  // instead (each element searched the windows and the neighbours that may
+  // have taken it): 50 ms backward where these passes take 9 (2 x 2 windows
+  // of stride 2 over 64 x 32 planes of 32 x 32, keep = 0.8; the forward
+  // pass 7 ms either way).
+  void DisplaceCpu() {
+    const expr::Displacement disp = Displacement();
+    ForEachPlane(displaced_, [&](index_t p) {
+      const DType* src = Plane(this->in(0).data, p);
+      const DType* u = Plane(mask_, p);
+      DType* dst = Plane(displaced_, p);
+      for (index_t y = 0; y < disp.height; ++y) {
+        for (index_t x = 0; x < disp.width; ++x) {
+          index_t from_y, from_x;
+          disp.From(u[y * disp.width + x], y, x, &from_y, &from_x);
+          dst[y * disp.width + x] = src[from_y * disp.width + from_x];
+        }
+      }
+    });
+  }
+  void DisplacedBackwardCpu() {
+    const expr::Displacement disp = Displacement();
+    const PoolWindow& w = this->window_;
+    const index_t oh = this->out(0).data.size(2),
+                  ow = this->out(0).data.size(3);
+    ForEachPlane(displaced_, [&](index_t p) {
+      const DType* displaced = Plane(displaced_, p);
+      const DType* pooled = Plane(this->out(0).data, p);
+      const DType* grad = Plane(this->out(0).grad, p);
+      const DType* u = Plane(mask_, p);
+      DType* displaced_grad = Plane(displaced_grad_, p);
+      DType* in_grad = Plane(this->in(0).grad, p);
+      const index_t size = disp.height * disp.width;
+      std::fill(displaced_grad, displaced_grad + size, DType(0));
+      std::fill(in_grad, in_grad + size, DType(0));
+      for (index_t oy = 0; oy < oh; ++oy) {
+        for (index_t ox = 0; ox < ow; ++ox) {
+          const index_t first = FirstMax(w, displaced, disp.height, disp.width,
+                                         oy, ox, pooled[oy * ow + ox]);
+          if (first >= 0) displaced_grad[first] += grad[oy * ow + ox];
+        }
+      }
+      for (index_t y = 0; y < disp.height; ++y) {
+        for (index_t x = 0; x < disp.width; ++x) {
+          index_t from_y, from_x;
+          disp.From(u[y * disp.width + x], y, x, &from_y, &from_x);
+          in_grad[from_y * disp.width + from_x] +=
+              displaced_grad[y * disp.width + x];
+        }
+      }
+    });
+  }
+  // The first element (row by row) of window (oy, ox) of a plane equal to
+  // max, or -1.
+  static index_t FirstMax(const PoolWindow& w, const DType* plane,
+                          index_t height, index_t width, index_t oy, index_t ox,
+                          DType max) {
+    const index_t y0 = oy * w.stride_y - w.pad_y;
+    const index_t x0 = ox * w.stride_x - w.pad_x;
+    for (index_t y = std::max<index_t>(y0, 0);
+         y < std::min(y0 + w.kernel_y, height); ++y) {
+      for (index_t x = std::max<index_t>(x0, 0);
+           x < std::min(x0 + w.kernel_x, width); ++x) {
+        if (plane[y * width + x] == max) return y * width + x;
+      }
+    }
+    return -1;
+  }
+  expr::Displacement Displacement() const {
+    return {insanity_.keep, displaced_.size(2), displaced_.size(3)};
+  }
+  // Plane p (image p / channels, channel p % channels) of a node.
+  static DType* Plane(const Tensor<xpu, 4, DType>& t, index_t p) {
+    return t.dptr_ + p * t.size(2) * t.size(3);
+  }
+  template <typename Body>
+  static void ForEachPlane(const Tensor<xpu, 4, DType>& t, const Body& body) {
+    ParallelRanges(t.size(0) * t.size(1), t.shape_.Size(),
+                   GetParallelThreshold(), [&](index_t p0, index_t p1) {
+                     for (index_t p = p0; p < p1; ++p) body(p);
+                   });
+  }
 
   // out = max pooling of src: on the CPU max_pooling's pass.
   void PoolInto(const Tensor<xpu, 4, DType>& src) {
