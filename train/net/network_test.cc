@@ -375,6 +375,16 @@ TEST(NetworkTest, BatchNormComputesTheInPlaceReluAfterIt) {
   EXPECT_FALSE(unfused->fused_into_previous(4));
 }
 
+// The relu that wrote node `node` of `net` zeroed part of it, and kept part.
+void ExpectTheReluZeroedPartOf(Network* net, const std::string& node) {
+  const Tensor<cpu, 4, float> out =
+      net->NodeData(net->net_config().FindNode(node));
+  const index_t size = out.shape_.Size();
+  const index_t zeros = std::count(out.dptr_, out.dptr_ + size, 0.0f);
+  EXPECT_GT(zeros, size / 10);
+  EXPECT_LT(zeros, size - size / 10);
+}
+
 // fullc (`fc_settings` follow its line) and a relu, in place (fullc computes
 // it, the net skips the relu layer) or into a node of its own, then fullc.
 std::string FullcReluNet(bool in_place, const std::string& fc_settings) {
@@ -396,13 +406,7 @@ TEST(NetworkTest, FullcComputesTheInPlaceReluAfterIt) {
     const std::unique_ptr<Network> fused = ExpectTheFusedReluTrainsAlike(
         FullcReluNet(true, fc_settings), FullcReluNet(false, fc_settings),
         /*relu=*/1, Shape4(10, 1, 1, 8));
-    // The relu zeroed part of the output, and kept part.
-    const Tensor<cpu, 4, float> out =
-        fused->NodeData(fused->net_config().FindNode("a"));
-    const index_t size = out.shape_.Size();
-    const index_t zeros = std::count(out.dptr_, out.dptr_ + size, 0.0f);
-    EXPECT_GT(zeros, size / 10);
-    EXPECT_LT(zeros, size - size / 10);
+    ExpectTheReluZeroedPartOf(fused.get(), "a");
   }
 }
 
@@ -434,13 +438,7 @@ TEST(NetworkTest, ConvComputesTheInPlaceReluAfterIt) {
     const std::unique_ptr<Network> fused = ExpectTheFusedReluTrainsAlike(
         ConvReluNet(true, conv_settings), ConvReluNet(false, conv_settings),
         /*relu=*/1, image);
-    // The relu zeroed part of the output, and kept part.
-    const Tensor<cpu, 4, float> out =
-        fused->NodeData(fused->net_config().FindNode("a"));
-    const index_t size = out.shape_.Size();
-    const index_t zeros = std::count(out.dptr_, out.dptr_ + size, 0.0f);
-    EXPECT_GT(zeros, size / 10);
-    EXPECT_LT(zeros, size - size / 10);
+    ExpectTheReluZeroedPartOf(fused.get(), "a");
   }
 }
 
