@@ -202,12 +202,11 @@ class InsanityMaxPoolingLayer
   static DType* Plane(const Tensor<xpu, 4, DType>& t, index_t p) {
     return t.dptr_ + p * t.size(2) * t.size(3);
   }
+  // body(p) for each plane p of t, the planes split over the threads.
   template <typename Body>
   static void ForEachPlane(const Tensor<xpu, 4, DType>& t, const Body& body) {
-    ParallelRanges(t.size(0) * t.size(1), t.shape_.Size(),
-                   GetParallelThreshold(), [&](index_t p0, index_t p1) {
-                     for (index_t p = p0; p < p1; ++p) body(p);
-                   });
+    ParallelForEach(t.size(0) * t.size(1), t.shape_.Size(),
+                    GetParallelThreshold(), body);
   }
 
   // out = max pooling of src: on the CPU max_pooling's pass.

@@ -183,10 +183,7 @@ class LrnLayer : public Layer<xpu, DType> {
   template <typename Body>
   void ForEachImage(const Body& body) const {
     const Tensor<xpu, 4, DType> in = this->in(0).data;
-    ParallelRanges(in.size(0), in.shape_.Size(), GetParallelThreshold(),
-                   [&](index_t n0, index_t n1) {
-                     for (index_t n = n0; n < n1; ++n) body(n);
-                   });
+    ParallelForEach(in.size(0), in.shape_.Size(), GetParallelThreshold(), body);
   }
 
  protected:

@@ -1,9 +1,12 @@
 // ParallelRanges: a loop over items [0, count) cut into contiguous ranges,
-// run on the thread pool when the work is large enough to pay for it.
+// run on the thread pool when the work is large enough to pay for it;
+// ParallelForEach, the same item by item.
 //
 // Example:
 //   ParallelRanges(rows, rows * width, GetParallelThreshold(),
 //                  [&](index_t begin, index_t end) { ... rows begin..end });
+//   ParallelForEach(rows, rows * width, GetParallelThreshold(),
+//                   [&](index_t row) { ... });
 #ifndef UMBRA_LAYERS_PARALLEL_RANGES_H_
 #define UMBRA_LAYERS_PARALLEL_RANGES_H_
 
@@ -33,6 +36,16 @@ void ParallelRanges(index_t count, index_t work, index_t min_parallel_work,
   }
   ParallelFor(int(tasks),
               [&](int t) { body(count * t / tasks, count * (t + 1) / tasks); });
+}
+
+// ParallelRanges calling body(i) for each item i of each range.
+template <typename Body>
+void ParallelForEach(index_t count, index_t work, index_t min_parallel_work,
+                     const Body& body) {
+  ParallelRanges(count, work, min_parallel_work,
+                 [&](index_t begin, index_t end) {
+                   for (index_t i = begin; i < end; ++i) body(i);
+                 });
 }
 
 }  // namespace layers

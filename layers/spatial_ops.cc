@@ -461,7 +461,7 @@ void Pool2x2Backward(PoolKind kind, const DType* __restrict src,
 // transposed back. The scalar loops are mostly their own overhead: on
 // cxxnet's MNIST_CONV (3 x 3 windows of stride 2 over 100 x 32 planes of
 // 14 x 14) they took 0.25-0.38 ms forward and 1.4-1.8 ms backward, these
-// 0.16-0.19 and 0.31-0.33 ms (//tools:time, 2 threads).
+// 0.16-0.19 and 0.29-0.33 ms (//tools:time, 2 threads).
 
 // Pooling of 8 planes (consecutive, h x wd in, oh x ow out).
 void PoolForward8Planes(PoolKind kind, float scale, const PoolWindow& w,

@@ -76,7 +76,8 @@ class Random<cpu, DType> {
     const Tensor<cpu, 2, DType> t = dst->FlatTo2D();
     const index_t rows = t.size(0), cols = t.size(1);
     const index_t tasks = std::min<index_t>(
-        rows, t.shape_.Size() >= kMinParallelDraws ? 4 * GetNumThreads() : 1);
+        rows,
+        t.shape_.Size() >= GetParallelThreshold() ? 4 * GetNumThreads() : 1);
     ParallelFor(static_cast<int>(tasks), [&](int task) {
       for (index_t y = rows * task / tasks; y < rows * (task + 1) / tasks;
            ++y) {
@@ -89,8 +90,10 @@ class Random<cpu, DType> {
     });
   }
   // Moves past the draws of `count` elements of SampleUniform or
-  // SampleBernoulli: what those calls would draw next is what follows. (A
-  // data-parallel rank skips the draws of the other ranks' rows.)
+  // SampleBernoulli: what those calls would draw next is what follows. (As
+  // Random<gpu>::SkipUniform, with which a data-parallel rank on a GPU skips
+  // the other ranks' rows; on the CPU a rank draws its rows with
+  // SampleUniformAt.)
   inline void SkipUniform(uint64_t count) {
     engine_.discard(count * kDrawsPerUnit);
   }
@@ -143,8 +146,6 @@ class Random<cpu, DType> {
     }
     return double(z >> 11) * (1.0 / 9007199254740992.0);
   }
-  // SampleUniformAt runs on one thread below this many elements.
-  static constexpr index_t kMinParallelDraws = index_t{1} << 15;
   // Uniform in [0, 1) with 24 (float) or 53 (double) random bits.
   inline double NextUnit() {
     if (std::is_same<DType, float>::value) {
