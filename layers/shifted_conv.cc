@@ -35,7 +35,8 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
 ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s) {
   const bool wide = s.out_channels >= kMinChannelsAlongVectors;
   const bool large =
-      ShiftedConvOutHeight(s) * s.out_width >= kMinPixelsAlongVectors;
+      WidestSimd() == SimdWidth::kAvx2 ||
+      ShiftedConvOutHeight(s) * s.out_width >= kMinPixelsAlongVectorsAvx512;
   const bool drops_a_tenth = 10 * s.out_width <= 9 * s.row_pitch;
   return wide && large && drops_a_tenth ? ShiftedConvOrder::kChannels
                                         : ShiftedConvOrder::kPositions;
