@@ -32,14 +32,23 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
          kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1) / s.stride_x;
 }
 
-ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s) {
-  const bool wide = s.out_channels >= kMinChannelsAlongVectors;
+ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s,
+                                           SimdWidth simd) {
+  if (s.out_channels < kMinChannelsAlongVectors) {
+    return ShiftedConvOrder::kPositions;
+  }
+  if (simd == SimdWidth::kAvx2) {
+    // The products kPositions computes and drops, per output pixel.
+    const bool drops_many = (s.row_pitch - s.out_width) * ShiftedConvPairs(s) >=
+                            kMinDroppedProductsAvx2 * s.row_pitch;
+    return drops_many ? ShiftedConvOrder::kChannels
+                      : ShiftedConvOrder::kPositions;
+  }
   const bool large =
-      WidestSimd() == SimdWidth::kAvx2 ||
       ShiftedConvOutHeight(s) * s.out_width >= kMinPixelsAlongVectorsAvx512;
   const bool drops_a_tenth = 10 * s.out_width <= 9 * s.row_pitch;
-  return wide && large && drops_a_tenth ? ShiftedConvOrder::kChannels
-                                        : ShiftedConvOrder::kPositions;
+  return large && drops_a_tenth ? ShiftedConvOrder::kChannels
+                                : ShiftedConvOrder::kPositions;
 }
 
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,

@@ -97,26 +97,34 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 //   kChannels: output channels along the vectors, up to 4 (AVX2: 2) vectors
 //     by 6 to 8 output pixels at once, no position dropped, one broadcast
 //     per pixel and pair.
-// PreferredShiftedConvOrder picks kChannels for at least
-// kMinChannelsAlongVectors output channels when kPositions would drop at
-// least 10% of its positions (out_width <= 0.9 row_pitch), on AVX-512 only
-// for at least kMinPixelsAlongVectorsAvx512 output pixels; else kPositions.
+// PreferredShiftedConvOrder (for the kernel at width `simd`) picks kPositions
+// below kMinChannelsAlongVectors
+// output channels. Above, on AVX-512 it picks kChannels for at least
+// kMinPixelsAlongVectorsAvx512 output pixels when kPositions would drop at
+// least 10% of its positions (out_width <= 0.9 row_pitch); on AVX2 (2
+// vectors of channels per block) when kPositions would compute and drop at
+// least kMinDroppedProductsAvx2 products per output pixel ((row_pitch -
+// out_width) * channels * kernel_y * kernel_x / row_pitch), whatever the
+// size of the planes.
 // Measured per image on AVX-512 (AVX2), //layers:shifted_conv_bench:
 // kChannels is 1.10x (1.24x) faster on LeNet's conv2 (32 -> 64 channels,
 // 14x14 in rows of 16) and 1.09x (1.26x) on its input gradient; kPositions
-// 1.69x (1.32x) faster on LeNet's 1-channel conv1 (28 of 30) and 1.09x
-// (1.04x) on a 32-channel 28x28 (28 of 29). On the ResNet's 64-channel 7x7
-// (49 pixels, 7 of 8) kChannels was 1.12x (1.26x) faster alone, but on
-// AVX-512 1.04x slower in a training step, where the weights, read from L2
-// once per block of pixels, meet the step's other data. On AVX2 (2 vectors
-// of channels per block) on Zen 1 it is 1.2-1.6x faster alone on 64-channel
-// planes of 3x3 to 10x10, and //tools:time's ResNet step takes 143-148
-// against 152-155 ms with it on the 7x7 planes (stage 3's convolutions
-// 42-43 against 50 ms).
+// 1.69x (1.32x) faster on LeNet's 1-channel conv1 (28 of 30, 1.7 products
+// dropped per pixel) and 1.09x (1.04x) on a 32-channel 28x28 (28 of 29, 10
+// dropped). On the ResNet's 64-channel 7x7 (49 pixels, 7 of 8) kChannels was
+// 1.12x (1.26x) faster alone, but on AVX-512 1.04x slower in a training
+// step, where the weights, read from L2 once per block of pixels, meet the
+// step's other data. On AVX2 on Zen 1, kChannels is 1.2-1.6x faster alone on
+// 64-channel planes of 3x3 to 10x10 and 1.06-1.12x on 32- and 64-channel
+// 14x14 in rows of 15 (19 and 38 dropped); LeNet's conv1 and the 28x28 are
+// even there. In //tools:time's steps (2 threads) it takes the ResNet's 7x7
+// convolutions from 50 to 42-43 ms and bn_cnn's 14x14 ones from 65 to 59 ms.
 enum class ShiftedConvOrder { kPositions, kChannels };
 constexpr int64_t kMinChannelsAlongVectors = 32;
 constexpr int64_t kMinPixelsAlongVectorsAvx512 = 100;
-ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s);
+constexpr int64_t kMinDroppedProductsAvx2 = 16;
+ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s,
+                                           SimdWidth simd = WidestSimd());
 
 // Floats of the packed weights.
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
