@@ -98,14 +98,13 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 //     by 6 to 8 output pixels at once, no position dropped, one broadcast
 //     per pixel and pair.
 // PreferredShiftedConvOrder (for the kernel at width `simd`) picks kPositions
-// below kMinChannelsAlongVectors
-// output channels. Above, on AVX-512 it picks kChannels for at least
-// kMinPixelsAlongVectorsAvx512 output pixels when kPositions would drop at
-// least 10% of its positions (out_width <= 0.9 row_pitch); on AVX2 (2
-// vectors of channels per block) when kPositions would compute and drop at
-// least kMinDroppedProductsAvx2 products per output pixel ((row_pitch -
-// out_width) * channels * kernel_y * kernel_x / row_pitch), whatever the
-// size of the planes.
+// below kMinChannelsAlongVectors output channels. Above, on AVX-512 it picks
+// kChannels for at least kMinPixelsAlongVectorsAvx512 output pixels when
+// kPositions would drop at least 10% of its positions (out_width <= 0.9
+// row_pitch); on AVX2 (2 vectors of channels per block) when kPositions
+// would compute and drop at least kMinDroppedProductsAvx2 products per output
+// pixel ((row_pitch - out_width) * channels * kernel_y * kernel_x /
+// row_pitch), whatever the size of the planes.
 // Measured per image on AVX-512 (AVX2), //layers:shifted_conv_bench:
 // kChannels is 1.10x (1.24x) faster on LeNet's conv2 (32 -> 64 channels,
 // 14x14 in rows of 16) and 1.09x (1.26x) on its input gradient; kPositions
