@@ -140,7 +140,12 @@ def main():
     configs = sys.argv[4:]
     assert configs, "no configs given"
     work = os.environ.get("TEST_TMPDIR", "/tmp")
-    for config in configs:
+    # Under Bazel's shard_count, shard i of n checks configs i, i + n, ...
+    shards = int(os.environ.get("TEST_TOTAL_SHARDS", "1"))
+    shard = int(os.environ.get("TEST_SHARD_INDEX", "0"))
+    if "TEST_SHARD_STATUS_FILE" in os.environ:
+        open(os.environ["TEST_SHARD_STATUS_FILE"], "w").close()
+    for config in configs[shard::shards]:
         check_config(train, run_onnx, idx2img, os.path.abspath(config), work)
 
 
