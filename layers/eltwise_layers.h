@@ -1,7 +1,8 @@
 // Elementwise joins of two or more inputs of one shape into one output, the
 // join of a residual block (Caffe's Eltwise, MXNet's ElementWiseSum):
 //   eltwise_sum (elementwise_sum): out = sum_i coeff_i * in_i, coeff 1 by
-//                                  default;
+//                                  default, and an in-place relu after it
+//                                  in the same pass (FuseRelu);
 //   eltwise_prod:                  out = prod_i in_i;
 //   eltwise_max:                   out = max_i in_i; the gradient goes to
 //                                  the first input that holds the maximum.
@@ -49,7 +50,8 @@ class EltwiseLayer : public Layer<xpu, DType> {
       case EltwiseOp::kSum:
         info.description =
             "Sums its inputs (two or more, one shape) elementwise, each "
-            "times its coeff.";
+            "times its coeff. It also computes an in-place relu that follows "
+            "it (the net skips that relu layer).";
         info.params = {EltwiseSumParam::Manager()};
         break;
       case EltwiseOp::kProd:
@@ -69,10 +71,7 @@ class EltwiseLayer : public Layer<xpu, DType> {
     Tensor<xpu, 4, DType> out = this->out(0).data;
     switch (kOp) {
       case EltwiseOp::kSum:
-        out = this->in(0).data * scalar(Coeff(0));
-        for (size_t i = 1; i < this->num_in(); ++i) {
-          out += this->in(i).data * scalar(Coeff(i));
-        }
+        ForwardSum(out);
         break;
       case EltwiseOp::kProd:
         out = this->in(0).data * this->in(1).data;
@@ -97,9 +96,20 @@ class EltwiseLayer : public Layer<xpu, DType> {
   bool BackpropCopiesGradientTo(size_t input) const override {
     return kOp == EltwiseOp::kSum && Coeff(input) == DType(1);
   }
+  // eltwise_sum computes the relu after it (a residual block's last), in
+  // the sum's pass.
+  bool FuseRelu() override {
+    relu_ = kOp == EltwiseOp::kSum;
+    return relu_;
+  }
   void Backprop(bool prop_grad) override {
     if (!prop_grad) return;
-    const Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
+    Tensor<xpu, 4, DType> out_grad = this->out(0).grad;
+    // The fused relu's gradient first, in place, as the relu layer
+    // computes it (an input may share out_grad).
+    if (relu_) {
+      out_grad = out_grad * F<::umbra::op::relu_grad>(this->out(0).data);
+    }
     for (size_t i = 0; i < this->num_in(); ++i) {
       Tensor<xpu, 4, DType> grad = this->in(i).grad;
       switch (kOp) {
@@ -151,11 +161,27 @@ class EltwiseLayer : public Layer<xpu, DType> {
   }
 
  private:
+  // out = the weighted sum of the inputs, through the fused relu: the
+  // first two inputs in one pass, and with the relu for two inputs.
+  void ForwardSum(Tensor<xpu, 4, DType> out) {
+    const Tensor<xpu, 4, DType> a = this->in(0).data, b = this->in(1).data;
+    if (relu_ && this->num_in() == 2) {
+      out = F<::umbra::op::relu>(a * scalar(Coeff(0)) + b * scalar(Coeff(1)));
+      return;
+    }
+    out = a * scalar(Coeff(0)) + b * scalar(Coeff(1));
+    for (size_t i = 2; i < this->num_in(); ++i) {
+      out += this->in(i).data * scalar(Coeff(i));
+    }
+    if (relu_) out = F<::umbra::op::relu>(out);
+  }
   DType Coeff(size_t i) const {
     return param_.coeff.empty() ? DType(1) : DType(param_.coeff[i]);
   }
 
   EltwiseSumParam param_;
+  // Whether it computes the in-place relu after it (FuseRelu, sums only).
+  bool relu_ = false;
   std::vector<TensorContainer<xpu, 4, DType>> winner_;
 };
 

@@ -442,6 +442,44 @@ TEST(NetworkTest, ConvComputesTheInPlaceReluAfterIt) {
   }
 }
 
+// A residual join: eltwise_sum of fc2's output d, the shortcut c and
+// (with `three_inputs`) fc3's output e (of a third copy f), `sum_settings`
+// following its line, and a relu, in place (eltwise_sum computes it, the net
+// skips the relu layer) or into a node of its own, then fullc.
+std::string ResidualReluNet(bool in_place, bool three_inputs,
+                            const std::string& sum_settings) {
+  // Weights large enough for gradients far from 0 through three fullcs.
+  const std::string fc_settings = "  nhidden = 8\n  init_sigma = 1\n";
+  return "layer[in->a] = fullc:fc1\n" + fc_settings +
+         (three_inputs ? "layer[a->b,c,f] = split\n"
+                         "layer[f->e] = fullc:fc3\n" +
+                             fc_settings
+                       : "layer[a->b,c] = split\n") +
+         "layer[b->d] = fullc:fc2\n" + fc_settings +
+         (three_inputs ? "layer[d,c,e->s] = eltwise_sum\n"
+                       : "layer[d,c->s] = eltwise_sum\n") +
+         sum_settings +
+         (in_place ? "layer[s->s] = relu\nlayer[s->o] = fullc:fc4\n"
+                   : "layer[s->r] = relu\nlayer[r->o] = fullc:fc4\n") +
+         fc_settings + "layer[o->o] = l2_loss\n";
+}
+
+TEST(NetworkTest, EltwiseSumComputesTheInPlaceReluAfterIt) {
+  // Two inputs (the shortcut c takes the sum's gradient: the relu's
+  // gradient must reach it), two with coefficients (no input takes it),
+  // three.
+  for (const auto& [three_inputs, sum_settings] :
+       std::vector<std::pair<bool, std::string>>{
+           {false, ""}, {false, "  coeff = 0.5,-2\n"}, {true, ""}}) {
+    SCOPED_TRACE(sum_settings + (three_inputs ? "three inputs" : ""));
+    const std::unique_ptr<Network> fused = ExpectTheFusedReluTrainsAlike(
+        ResidualReluNet(true, three_inputs, sum_settings),
+        ResidualReluNet(false, three_inputs, sum_settings),
+        /*relu=*/three_inputs ? 5 : 4, Shape4(10, 1, 1, 8));
+    ExpectTheReluZeroedPartOf(fused.get(), "s");
+  }
+}
+
 // cxxnet configs name prelu's slope and batch_norm's beta `bias` and
 // batch_norm's gamma `wmat`: global tagged keys reach those weights through
 // the aliases, and a layer's own setting (alias or canonical) overrides them.
