@@ -95,7 +95,7 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 //   kPositions: consecutive positions along the vectors, 8 (AVX2: 4) output
 //     channels by up to 3 vectors of positions at once;
 //   kChannels: output channels along the vectors, up to 4 (AVX2: 2) vectors
-//     by 6 to 8 output pixels at once, no position dropped, one broadcast
+//     by 5 to 8 output pixels at once, no position dropped, one broadcast
 //     per pixel and pair.
 // PreferredShiftedConvOrder (for the kernel at width `simd`) picks kPositions
 // below kMinChannelsAlongVectors output channels. Above, on AVX-512 it picks

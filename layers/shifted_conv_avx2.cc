@@ -1,6 +1,6 @@
 // ShiftedConv's loops on AVX2 vectors of 8 floats (the build's baseline,
 // x86-64-v3): 4 output channels by up to 3 vectors of positions, or up to 2
-// vectors of output channels by 6 to 8 pixels, 12 of the 16 registers.
+// vectors of output channels by 5 to 8 pixels, up to 12 of the 16 registers.
 #include "layers/shifted_conv_kernel.h"
 #include "layers/simd_avx2.h"
 
