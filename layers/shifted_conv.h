@@ -118,6 +118,8 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 // 14x14 in rows of 15 (19 and 38 dropped); LeNet's conv1 and the 28x28 are
 // even there. In //tools:time's steps (2 threads) it takes the ResNet's 7x7
 // convolutions from 50 to 42-43 ms and bn_cnn's 14x14 ones from 65 to 59 ms.
+// ShiftedConvPlan follows this rule with a stride only; at stride 1, where
+// both orders give the same bits, it measures (layers/shifted_conv_order.h).
 enum class ShiftedConvOrder { kPositions, kChannels };
 constexpr int64_t kMinChannelsAlongVectors = 32;
 constexpr int64_t kMinPixelsAlongVectorsAvx512 = 100;

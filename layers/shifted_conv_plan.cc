@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "layers/shifted_conv_order.h"
+
 namespace umbra {
 namespace layers {
 namespace {
@@ -16,15 +18,6 @@ ShiftedConvShape AllGroups(ShiftedConvShape shape, index_t ngroup) {
 // The weights of one group: wmat's rows of its output channels.
 index_t GroupWeights(const ShiftedConvShape& shape) {
   return shape.out_channels * shape.channels * shape.kernel_y * shape.kernel_x;
-}
-
-// The packed weights' and the scratch's floats for `shape` in the order the
-// plan runs it.
-index_t PackedSize(const ShiftedConvShape& shape) {
-  return ShiftedConvPackedSize(shape, PreferredShiftedConvOrder(shape));
-}
-index_t ScratchSize(const ShiftedConvShape& shape) {
-  return ShiftedConvScratchSize(shape, PreferredShiftedConvOrder(shape));
 }
 
 // ShiftedConvPairOffsets of `shape`, once per plan.
@@ -73,9 +66,11 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
                       g.out_width};
   }
   if (forward_) {
-    packed_forward_.resize(ngroup * PackedSize(forward_shape_));
+    forward_order_ = MeasuredShiftedConvOrder(forward_shape_);
+    packed_forward_.resize(
+        ngroup * ShiftedConvPackedSize(forward_shape_, forward_order_));
     forward_offsets_ = PairOffsets(forward_shape_);
-    scratch_size_ = ScratchSize(forward_shape_);
+    scratch_size_ = ShiftedConvScratchSize(forward_shape_, forward_order_);
     const ShiftedConvShape all = AllGroups(forward_shape_, ngroup);
     padded_images_.assign(tasks * ShiftedConvInputSize(all), 0.f);
     dot_weight_gradient_ =
@@ -102,9 +97,12 @@ ShiftedConvPlan::ShiftedConvPlan(const ConvGeometry& g, index_t ngroup,
         g.out_height + 2 * (span_y - g.pad_y),
         ShiftedConvRowPitch(g.out_width, span_x - g.pad_x, g.width),
         g.width};
-    packed_adjoint_.resize(ngroup * PackedSize(adjoint_shape_));
+    adjoint_order_ = MeasuredShiftedConvOrder(adjoint_shape_);
+    packed_adjoint_.resize(
+        ngroup * ShiftedConvPackedSize(adjoint_shape_, adjoint_order_));
     adjoint_offsets_ = PairOffsets(adjoint_shape_);
-    scratch_size_ = std::max(scratch_size_, ScratchSize(adjoint_shape_));
+    scratch_size_ = std::max(
+        scratch_size_, ShiftedConvScratchSize(adjoint_shape_, adjoint_order_));
     padded_grads_.assign(
         tasks * ShiftedConvInputSize(AllGroups(adjoint_shape_, ngroup)), 0.f);
   }
@@ -138,11 +136,13 @@ void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
                      out_h + rows - 1 + taps_y - 1,
                      ShiftedConvRowPitch(out_w, cols - 1, phases.row_pitch),
                      phases.row_pitch};
+      phase.order = MeasuredShiftedConvOrder(phase.shape);
       phase.packed_offset = packed;
       phase.offsets = PairOffsets(phase.shape);
       phase.padded_offset = phase_padded_size_;
-      packed += PackedSize(phase.shape);
-      scratch_size_ = std::max(scratch_size_, ScratchSize(phase.shape));
+      packed += ShiftedConvPackedSize(phase.shape, phase.order);
+      scratch_size_ = std::max(
+          scratch_size_, ShiftedConvScratchSize(phase.shape, phase.order));
       phase_padded_size_ += ShiftedConvInputSize(phase.shape);
       phase_adjoints_.push_back(phase);
     }
@@ -156,12 +156,14 @@ void ShiftedConvPlan::PlanPhaseAdjoints(index_t tasks) {
 }
 
 void ShiftedConvPlan::PackForwardWeights(const float* wmat) {
-  Pack(forward_shape_, ShiftedConvWeights::kForward, wmat, &packed_forward_);
+  Pack(forward_shape_, forward_order_, ShiftedConvWeights::kForward, wmat,
+       &packed_forward_);
 }
 
 void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
   if (!strided_) {
-    Pack(adjoint_shape_, ShiftedConvWeights::kAdjoint, wmat, &packed_adjoint_);
+    Pack(adjoint_shape_, adjoint_order_, ShiftedConvWeights::kAdjoint, wmat,
+         &packed_adjoint_);
     return;
   }
   // Each phase's taps of wmat: (nchannel, channels, rows, cols).
@@ -177,16 +179,16 @@ void ShiftedConvPlan::PackAdjointWeights(const float* wmat) {
         }
       }
     }
-    PackShiftedConvWeights(shape, PreferredShiftedConvOrder(shape),
-                           ShiftedConvWeights::kAdjoint, phase_weights_.data(),
+    PackShiftedConvWeights(shape, phase.order, ShiftedConvWeights::kAdjoint,
+                           phase_weights_.data(),
                            packed_adjoint_.data() + phase.packed_offset);
   }
 }
 
 void ShiftedConvPlan::Pack(const ShiftedConvShape& shape,
-                           ShiftedConvWeights which, const float* wmat,
+                           ShiftedConvOrder order, ShiftedConvWeights which,
+                           const float* wmat,
                            std::vector<float>* packed) const {
-  const ShiftedConvOrder order = PreferredShiftedConvOrder(shape);
   const index_t size = ShiftedConvPackedSize(shape, order);
   for (index_t g = 0; g < ngroup_; ++g) {
     PackShiftedConvWeights(shape, order, which, wmat + g * GroupWeights(shape),
@@ -210,16 +212,16 @@ float* ShiftedConvPlan::PaddedImage(index_t task, index_t kept) {
 
 void ShiftedConvPlan::Forward(index_t task, const float* image, float* out,
                               index_t kept) {
-  Run(task, forward_shape_, forward_offsets_, packed_forward_, image,
-      geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
+  Run(task, forward_shape_, forward_order_, forward_offsets_, packed_forward_,
+      image, geom_.height, geom_.width, geom_.pad_y, geom_.pad_x,
       PaddedImage(task, kept), out);
 }
 
 void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
                                     float* in_grad) {
   if (!strided_) {
-    Run(task, adjoint_shape_, adjoint_offsets_, packed_adjoint_, out_grad,
-        geom_.out_height, geom_.out_width,
+    Run(task, adjoint_shape_, adjoint_order_, adjoint_offsets_, packed_adjoint_,
+        out_grad, geom_.out_height, geom_.out_width,
         geom_.dilate_y * (geom_.kernel_y - 1) - geom_.pad_y,
         geom_.dilate_x * (geom_.kernel_x - 1) - geom_.pad_x,
         padded_grads_.data() +
@@ -238,7 +240,7 @@ void ShiftedConvPlan::InputGradient(index_t task, const float* out_grad,
     float* buffer = padded + phase.padded_offset;
     PadPlanes(shape, out_grad, geom_.out_height, geom_.out_width,
               shape.kernel_y - 1, shape.kernel_x - 1, buffer);
-    ShiftedConv(shape, PreferredShiftedConvOrder(shape), phase.offsets.data(),
+    ShiftedConv(shape, phase.order, phase.offsets.data(),
                 packed_adjoint_.data() + phase.packed_offset, buffer,
                 Scratch(task),
                 phase_grad + (phase.py * forward_shape_.stride_x + phase.px) *
@@ -310,6 +312,7 @@ index_t ShiftedConvPlan::TransposedWeightsSize() const {
 }
 
 void ShiftedConvPlan::Run(index_t task, const ShiftedConvShape& shape,
+                          ShiftedConvOrder order,
                           const std::vector<int64_t>& offsets,
                           const std::vector<float>& packed, const float* planes,
                           index_t height, index_t width, index_t pad_y,
@@ -320,7 +323,6 @@ void ShiftedConvPlan::Run(index_t task, const ShiftedConvShape& shape,
       ShiftedConvPlanes(shape) * shape.padded_height * shape.row_pitch;
   const index_t out_plane =
       ShiftedConvOutHeight(shape) * ShiftedConvOutWidth(shape);
-  const ShiftedConvOrder order = PreferredShiftedConvOrder(shape);
   const index_t packed_size = ShiftedConvPackedSize(shape, order);
   for (index_t g = 0; g < ngroup_; ++g) {
     ShiftedConv(shape, order, offsets.data(), packed.data() + g * packed_size,

@@ -1,6 +1,7 @@
 // What the CPU conv layer computes with the stride-1 kernel of
 // layers/shifted_conv.h: its forward pass and its input gradient, image by
-// image, group by group, with a padded copy of the image per task.
+// image, group by group, with a padded copy of the image per task, each
+// shape in the order MeasuredShiftedConvOrder picks.
 //
 // Example (in a conv layer's Setup, Forward and Backprop):
 //   ShiftedConvPlan plan(geometry, ngroup, nchannel, tasks);
@@ -89,18 +90,20 @@ class ShiftedConvPlan {
   void AddWeightGradient(index_t task, float* wmat_grad);
 
  private:
-  // Packs wmat for `shape` group by group into `packed`.
-  void Pack(const ShiftedConvShape& shape, ShiftedConvWeights which,
-            const float* wmat, std::vector<float>* packed) const;
+  // Packs wmat for `shape` in `order` group by group into `packed`.
+  void Pack(const ShiftedConvShape& shape, ShiftedConvOrder order,
+            ShiftedConvWeights which, const float* wmat,
+            std::vector<float>* packed) const;
   // With a stride: plans the input gradient phase by phase.
   void PlanPhaseAdjoints(index_t tasks);
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
-  // Runs `shape` with its pair `offsets` and `packed` group by group in task
+  // Runs `shape` in `order` with its pair `offsets` and `packed` group by
+  // group in task
   // `task` (the weights for group g at g * their packed size): pads `planes`
   // (shape.channels * ngroup of height x width, padded by pad_y, pad_x) into
   // `padded` and convolves it into `out`.
-  void Run(index_t task, const ShiftedConvShape& shape,
+  void Run(index_t task, const ShiftedConvShape& shape, ShiftedConvOrder order,
            const std::vector<int64_t>& offsets,
            const std::vector<float>& packed, const float* planes,
            index_t height, index_t width, index_t pad_y, index_t pad_x,
@@ -116,6 +119,9 @@ class ShiftedConvPlan {
   bool forward_ = false, input_gradient_ = false;
   bool dot_weight_gradient_ = false;                    // else transposed
   ShiftedConvShape forward_shape_{}, adjoint_shape_{};  // one group's
+  // The orders they run in (MeasuredShiftedConvOrder).
+  ShiftedConvOrder forward_order_ = ShiftedConvOrder::kPositions;
+  ShiftedConvOrder adjoint_order_ = ShiftedConvOrder::kPositions;
   std::vector<float> packed_forward_, packed_adjoint_;  // every group's
   // ShiftedConvPairOffsets of forward_shape_ and adjoint_shape_.
   std::vector<int64_t> forward_offsets_, adjoint_offsets_;
@@ -139,6 +145,7 @@ class ShiftedConvPlan {
   struct PhaseAdjoint {
     index_t py, px;
     ShiftedConvShape shape;
+    ShiftedConvOrder order;
     index_t packed_offset, padded_offset;
     std::vector<int64_t> offsets;
   };

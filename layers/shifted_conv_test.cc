@@ -293,6 +293,29 @@ TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
   }
 }
 
+// At stride 1 both orders sum each output's products in wmat's row order,
+// one fused multiply-add at a time from 0: the same bits, so a plan may
+// take either by speed alone (MeasuredShiftedConvOrder).
+TEST(ShiftedConvTest, BothOrdersGiveTheSameBitsAtStrideOne) {
+  test::ScopedTestSeed seed;
+  std::mt19937 engine(seed.value());
+  for (const Case& k : kCases) {
+    if (k.stride > 1) continue;  // kPositions takes the taps phase by phase
+    SCOPED_TRACE(k.Describe());
+    const std::vector<float> in =
+        RandomFloats(k.channels * k.height * k.width, &engine);
+    const std::vector<float> w = RandomFloats(k.Weights(), &engine);
+    for (SimdWidth simd : SimdWidthsOfThisCpu()) {
+      const auto run = [&](ShiftedConvOrder order) {
+        return RunShifted(k.Forward(0), order, ShiftedConvWeights::kForward, w,
+                          in, k.height, k.width, k.pad_y, k.pad_x, simd);
+      };
+      EXPECT_EQ(run(ShiftedConvOrder::kPositions),
+                run(ShiftedConvOrder::kChannels));
+    }
+  }
+}
+
 TEST(ShiftedConvTest, AdjointIsTheInputGradient) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
