@@ -32,25 +32,6 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s) {
          kShiftedConvMaxRun + s.dilate_x * (s.kernel_x - 1) / s.stride_x;
 }
 
-ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s,
-                                           SimdWidth simd) {
-  if (s.out_channels < kMinChannelsAlongVectors) {
-    return ShiftedConvOrder::kPositions;
-  }
-  if (simd == SimdWidth::kAvx2) {
-    // The products kPositions computes and drops, per output pixel.
-    const bool drops_many = (s.row_pitch - s.out_width) * ShiftedConvPairs(s) >=
-                            kMinDroppedProductsAvx2 * s.row_pitch;
-    return drops_many ? ShiftedConvOrder::kChannels
-                      : ShiftedConvOrder::kPositions;
-  }
-  const bool large =
-      ShiftedConvOutHeight(s) * s.out_width >= kMinPixelsAlongVectorsAvx512;
-  const bool drops_a_tenth = 10 * s.out_width <= 9 * s.row_pitch;
-  return large && drops_a_tenth ? ShiftedConvOrder::kChannels
-                                : ShiftedConvOrder::kPositions;
-}
-
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
                               ShiftedConvOrder order) {
   const int64_t pairs = ShiftedConvPairs(s);
@@ -69,17 +50,6 @@ int64_t ShiftedConvScratchSize(const ShiftedConvShape& s,
 }
 
 namespace {
-
-// Where the kernel takes tap i of a side of `kernel` taps at `stride`: the
-// taps of phase 0 (i % stride), then those of phase 1, and so on, each
-// phase's in order (i itself at stride 1).
-int64_t PhaseRank(int64_t i, int64_t kernel, int64_t stride) {
-  int64_t rank = i / stride;
-  for (int64_t phase = 0; phase < i % stride; ++phase) {
-    rank += (kernel - phase + stride - 1) / stride;
-  }
-  return rank;
-}
 
 // The weight of output channel m, input channel c and tap t (row-major
 // kernel_y by kernel_x) of the convolution `which` packs.
@@ -112,21 +82,14 @@ void PackShiftedConvWeights(const ShiftedConvShape& s, ShiftedConvOrder order,
     return;
   }
   const int64_t rows = ShiftedConvPackedSize(s, order) / (s.channels * taps);
-  std::vector<int64_t> order_of_tap(taps);  // the kernel's rank of each tap
-  for (int64_t t = 0; t < taps; ++t) {
-    order_of_tap[t] =
-        PhaseRank(t / s.kernel_x, s.kernel_y, s.stride_y) * s.kernel_x +
-        PhaseRank(t % s.kernel_x, s.kernel_x, s.stride_x);
-  }
   for (int64_t m = 0; m < rows; ++m) {
     const int64_t block = m / kShiftedConvRows, r = m % kShiftedConvRows;
     for (int64_t c = 0; c < s.channels; ++c) {
       for (int64_t t = 0; t < taps; ++t) {
         const float w =
             m < s.out_channels ? WeightOf(s, which, weights, m, c, t) : 0.f;
-        packed[((block * s.channels + c) * taps + order_of_tap[t]) *
-                   kShiftedConvRows +
-               r] = w;
+        packed[((block * s.channels + c) * taps + t) * kShiftedConvRows + r] =
+            w;
       }
     }
   }
@@ -388,8 +351,8 @@ void ShiftedConv(const ShiftedConvShape& s, ShiftedConvOrder order,
                  SimdWidth simd) {
   const bool avx512 = simd == SimdWidth::kAvx512;
   if (order == ShiftedConvOrder::kPositions) {
-    return avx512 ? ShiftedConvAvx512(s, packed, padded, out)
-                  : ShiftedConvAvx2(s, packed, padded, out);
+    return avx512 ? ShiftedConvAvx512(s, offsets, packed, padded, out)
+                  : ShiftedConvAvx2(s, offsets, packed, padded, out);
   }
   if (avx512) {
     ShiftedConvChannelsAvx512(s, offsets, packed, padded, scratch);

@@ -30,7 +30,7 @@
 //   ShiftedConvShape s{channels, out_channels, 3, 3, 1, 1, h + 2,
 //                      ShiftedConvRowPitch(w, 1, w), w};
 //   std::vector<float> padded(ShiftedConvInputSize(s), 0.f);  // zero once
-//   const ShiftedConvOrder order = PreferredShiftedConvOrder(s);
+//   const ShiftedConvOrder order = ShiftedConvOrder::kChannels;  // either
 //   std::vector<float> packed(ShiftedConvPackedSize(s, order));
 //   PackShiftedConvWeights(s, order, ShiftedConvWeights::kForward, wmat,
 //                          packed.data());
@@ -97,35 +97,11 @@ int64_t ShiftedConvInputSize(const ShiftedConvShape& s);
 //   kChannels: output channels along the vectors, up to 4 (AVX2: 2) vectors
 //     by 5 to 8 output pixels at once, no position dropped, one broadcast
 //     per pixel and pair.
-// PreferredShiftedConvOrder (for the kernel at width `simd`) picks kPositions
-// below kMinChannelsAlongVectors output channels. Above, on AVX-512 it picks
-// kChannels for at least kMinPixelsAlongVectorsAvx512 output pixels when
-// kPositions would drop at least 10% of its positions (out_width <= 0.9
-// row_pitch); on AVX2 (2 vectors of channels per block) when kPositions
-// would compute and drop at least kMinDroppedProductsAvx2 products per output
-// pixel ((row_pitch - out_width) * channels * kernel_y * kernel_x /
-// row_pitch), whatever the size of the planes.
-// Measured per image on AVX-512 (AVX2), //layers:shifted_conv_bench:
-// kChannels is 1.10x (1.24x) faster on LeNet's conv2 (32 -> 64 channels,
-// 14x14 in rows of 16) and 1.09x (1.26x) on its input gradient; kPositions
-// 1.69x (1.32x) faster on LeNet's 1-channel conv1 (28 of 30, 1.7 products
-// dropped per pixel) and 1.09x (1.04x) on a 32-channel 28x28 (28 of 29, 10
-// dropped). On the ResNet's 64-channel 7x7 (49 pixels, 7 of 8) kChannels was
-// 1.12x (1.26x) faster alone, but on AVX-512 1.04x slower in a training
-// step, where the weights, read from L2 once per block of pixels, meet the
-// step's other data. On AVX2 on Zen 1, kChannels is 1.2-1.6x faster alone on
-// 64-channel planes of 3x3 to 10x10 and 1.06-1.12x on 32- and 64-channel
-// 14x14 in rows of 15 (19 and 38 dropped); LeNet's conv1 and the 28x28 are
-// even there. In //tools:time's steps (2 threads) it takes the ResNet's 7x7
-// convolutions from 50 to 42-43 ms and bn_cnn's 14x14 ones from 65 to 59 ms.
-// ShiftedConvPlan follows this rule with a stride only; at stride 1, where
-// both orders give the same bits, it measures (layers/shifted_conv_order.h).
+// Both sum each output's products in wmat's row order, one fused
+// multiply-add at a time from 0, and so give the same bits: which is faster
+// depends on the shape and the machine, and ShiftedConvPlan measures it
+// (layers/shifted_conv_order.h).
 enum class ShiftedConvOrder { kPositions, kChannels };
-constexpr int64_t kMinChannelsAlongVectors = 32;
-constexpr int64_t kMinPixelsAlongVectorsAvx512 = 100;
-constexpr int64_t kMinDroppedProductsAvx2 = 16;
-ShiftedConvOrder PreferredShiftedConvOrder(const ShiftedConvShape& s,
-                                           SimdWidth simd = WidestSimd());
 
 // Floats of the packed weights.
 int64_t ShiftedConvPackedSize(const ShiftedConvShape& s,
@@ -165,8 +141,7 @@ void UnpadPlanes(const ShiftedConvShape& s, const float* padded, int64_t height,
 int64_t ShiftedConvPairs(const ShiftedConvShape& s);
 // offsets[k] = where pair k of wmat's row order reads, from an output
 // position in plane 0 (with a stride, in the phase planes), for every pair:
-// what ShiftedConv (kChannels) and the weight gradients take, computed once
-// per shape.
+// what ShiftedConv and the weight gradients take, computed once per shape.
 void ShiftedConvPairOffsets(const ShiftedConvShape& s, int64_t* offsets);
 
 // out (out_channels, out height, out width, contiguous) = the convolution

@@ -7,9 +7,9 @@
 namespace umbra {
 namespace layers {
 
-void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
-                     const float* padded, float* out) {
-  shifted_conv_internal::Compute<Avx2, 4>(s, packed, padded, out);
+void ShiftedConvAvx2(const ShiftedConvShape& s, const int64_t* offsets,
+                     const float* packed, const float* padded, float* out) {
+  shifted_conv_internal::Compute<Avx2, 4>(s, offsets, packed, padded, out);
 }
 
 void ShiftedConvChannelsAvx2(const ShiftedConvShape& s, const int64_t* offsets,

@@ -8,9 +8,9 @@
 namespace umbra {
 namespace layers {
 
-void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
-                       const float* padded, float* out) {
-  shifted_conv_internal::Compute<Avx512, 8>(s, packed, padded, out);
+void ShiftedConvAvx512(const ShiftedConvShape& s, const int64_t* offsets,
+                       const float* packed, const float* padded, float* out) {
+  shifted_conv_internal::Compute<Avx512, 8>(s, offsets, packed, padded, out);
 }
 
 void ShiftedConvChannelsAvx512(const ShiftedConvShape& s,

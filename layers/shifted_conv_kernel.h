@@ -22,10 +22,12 @@ constexpr int64_t kShiftedConvRows = 8;
 // must cover.
 constexpr int64_t kShiftedConvMaxRun = 64;
 
-void ShiftedConvAvx2(const ShiftedConvShape& s, const float* packed,
-                     const float* padded, float* out);
-void ShiftedConvAvx512(const ShiftedConvShape& s, const float* packed,
-                       const float* padded, float* out);
+// The kPositions order's kernel, pair k reading the input at offsets[k]
+// from a position (ShiftedConvPairOffsets).
+void ShiftedConvAvx2(const ShiftedConvShape& s, const int64_t* offsets,
+                     const float* packed, const float* padded, float* out);
+void ShiftedConvAvx512(const ShiftedConvShape& s, const int64_t* offsets,
+                       const float* packed, const float* padded, float* out);
 // The kChannels order's kernel: out_t (output pixel oy * out_width + ox by
 // ShiftedConvChannelPitch floats) = the convolution of `padded` by
 // `packed` (pair k's row of ShiftedConvChannelPitch floats), pair k reading
@@ -116,47 +118,20 @@ RunStores<kVecs> PlanRunStores(const ShiftedConvShape& s, int64_t first,
 
 // A run of kRows output channels (packed rows row0 .. row0 + kRows) by
 // kVecs vectors of consecutive positions starting at `in` (the position's
-// pixel in plane 0): acc = sum over channels and taps, row r's kept pixels
-// stored in out + r * out_plane by `stores`, the first `stored_rows` rows
-// only (the rest are past the last output channel).
-// kStrided: on phase planes, the taps phase by phase
-// (PackShiftedConvWeights's order); else row by row, each row's in order.
-template <class Simd, int kRows, int kVecs, bool kStrided>
-inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
-                       const float* in, const RunStores<kVecs>& stores,
-                       int64_t stored_rows, float* out, int64_t out_plane) {
+// pixel in plane 0): acc = the sum over the `pairs` pairs k, in wmat's row
+// order, of the packed weights times the vectors at in + offsets[k]; row
+// r's kept pixels stored in out + r * out_plane by `stores`, the first
+// `stored_rows` rows only (the rest are past the last output channel).
+template <class Simd, int kRows, int kVecs>
+inline void ComputeRun(int64_t pairs, const int64_t* offsets,
+                       const float* packed, const float* in,
+                       const RunStores<kVecs>& stores, int64_t stored_rows,
+                       float* out, int64_t out_plane) {
   using V = typename Simd::V;
   V acc[kRows][kVecs];
   ZeroAll<Simd>(acc);
-  const int64_t plane = s.padded_height * s.row_pitch;
-  const int64_t row_step = s.dilate_y * s.row_pitch;
-  // With a stride, the phase planes lie phase by phase, each phase with
-  // every channel's.
-  const int64_t phase_step = s.channels * plane;
-  for (int64_t c = 0; c < s.channels; ++c) {
-    const float* channel = in + c * plane;
-    if constexpr (kStrided) {
-      for (int64_t py = 0; py < s.stride_y; ++py) {
-        const float* row = channel + py * s.stride_x * phase_step;
-        for (int64_t i = py; i < s.kernel_y; i += s.stride_y, row += row_step) {
-          for (int64_t px = 0; px < s.stride_x; ++px) {
-            const float* x = row + px * phase_step;
-            for (int64_t j = px; j < s.kernel_x; j += s.stride_x, ++x) {
-              AddTap<Simd>(x, packed, acc);
-              packed += kShiftedConvRows;
-            }
-          }
-        }
-      }
-    } else {
-      for (int64_t i = 0; i < s.kernel_y; ++i) {
-        const float* row = channel + i * row_step;
-        for (int64_t j = 0; j < s.kernel_x; ++j) {
-          AddTap<Simd>(row + j * s.dilate_x, packed, acc);
-          packed += kShiftedConvRows;
-        }
-      }
-    }
+  for (int64_t k = 0; k < pairs; ++k, packed += kShiftedConvRows) {
+    AddTap<Simd>(in + offsets[k], packed, acc);
   }
 #pragma GCC unroll 8
   for (int r = 0; r < kRows; ++r) {
@@ -171,16 +146,16 @@ inline void ComputeRun(const ShiftedConvShape& s, const float* packed,
 
 // Every run of `kVecs` vectors, output channels kRows at a time, straight
 // into `out`.
-template <class Simd, int kRows, int kVecs, bool kStrided>
-void ComputeAll(const ShiftedConvShape& s, const float* packed,
-                const float* padded, float* out) {
+template <class Simd, int kRows, int kVecs>
+void ComputeAll(const ShiftedConvShape& s, const int64_t* offsets,
+                const float* packed, const float* padded, float* out) {
   constexpr int64_t kRun = kVecs * Simd::kLanes;
   static_assert(kRun <= kShiftedConvMaxRun, "the input tail is too short");
   static_assert(kShiftedConvRows % kRows == 0, "rows split a packed block");
   const int64_t positions = ShiftedConvOutHeight(s) * s.row_pitch;
   const int64_t out_plane = ShiftedConvOutHeight(s) * s.out_width;
-  const int64_t block_size =
-      s.channels * s.kernel_y * s.kernel_x * kShiftedConvRows;
+  const int64_t pairs = ShiftedConvPairs(s);
+  const int64_t block_size = pairs * kShiftedConvRows;
   for (int64_t first = 0; first < positions; first += kRun) {
     const RunStores<kVecs> stores =
         PlanRunStores<kVecs, Simd::kLanes>(s, first, positions);
@@ -188,9 +163,9 @@ void ComputeAll(const ShiftedConvShape& s, const float* packed,
       const int64_t block = m / kShiftedConvRows;
       const float* rows =
           packed + block * block_size + (m - block * kShiftedConvRows);
-      ComputeRun<Simd, kRows, kVecs, kStrided>(s, rows, padded + first, stores,
-                                               s.out_channels - m,
-                                               out + m * out_plane, out_plane);
+      ComputeRun<Simd, kRows, kVecs>(pairs, offsets, rows, padded + first,
+                                     stores, s.out_channels - m,
+                                     out + m * out_plane, out_plane);
     }
   }
 }
@@ -213,16 +188,11 @@ int BestVectorsPerRun(const ShiftedConvShape& s) {
 }
 
 template <class Simd, int kRows>
-void Compute(const ShiftedConvShape& s, const float* packed,
-             const float* padded, float* out) {
-  const bool strided = s.stride_y > 1 || s.stride_x > 1;
+void Compute(const ShiftedConvShape& s, const int64_t* offsets,
+             const float* packed, const float* padded, float* out) {
   WithCount<3>(BestVectorsPerRun<Simd>(s), [&](auto vectors) {
-    constexpr int kVecs = decltype(vectors)::value;
-    if (strided) {
-      ComputeAll<Simd, kRows, kVecs, true>(s, packed, padded, out);
-    } else {
-      ComputeAll<Simd, kRows, kVecs, false>(s, packed, padded, out);
-    }
+    ComputeAll<Simd, kRows, decltype(vectors)::value>(s, offsets, packed,
+                                                      padded, out);
   });
 }
 

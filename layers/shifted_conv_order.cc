@@ -86,7 +86,6 @@ ShiftedConvShape MeasuredShiftedConvPart(ShiftedConvShape s) {
 }
 
 ShiftedConvOrder MeasuredShiftedConvOrder(const ShiftedConvShape& s) {
-  if (s.stride_y > 1 || s.stride_x > 1) return PreferredShiftedConvOrder(s);
   static std::mutex mu;
   static std::map<ShapeKey, ShiftedConvOrder>* const measured =
       new std::map<ShapeKey, ShiftedConvOrder>();

@@ -1,10 +1,15 @@
-// Which order (ShiftedConvOrder) the CPU conv runs a stride-1 kernel shape
-// in: the one that is faster on this machine, measured.
+// Which order (ShiftedConvOrder) the CPU conv runs a kernel shape in: the
+// one that is faster on this machine, measured.
 //
-// At stride 1 both orders give the same bits (ShiftedConvTest), so the
-// choice changes the speed only, and a measurement beats a rule written for
-// the machine types seen so far: on Zen 1 kChannels is 1.04x faster on the
-// ResNet's 16-channel 28x28 convolutions, where on AVX-512 kPositions is.
+// Both orders give the same bits (ShiftedConvTest), so the choice changes
+// the speed only, and a measurement beats a rule fitted to the machine types
+// seen so far. Measured per image (//layers:shifted_conv_bench): on AVX-512
+// kChannels was 1.10x faster on LeNet's conv2 (32 -> 64 channels, 14x14 in
+// rows of 16) and kPositions 1.69x on LeNet's 1-channel conv1 and 1.09x on
+// a 32-channel 28x28; on Zen 1 (AVX2) kChannels is faster on every shape of
+// the ResNet, by 1.06x on its 16-channel 28x28 (which a rule gave to
+// kPositions) to 1.5x on its 64-channel 7x7, and kPositions on LeNet's
+// conv1.
 //
 // Example:
 //   const ShiftedConvOrder order = MeasuredShiftedConvOrder(shape);
@@ -17,11 +22,10 @@
 namespace umbra {
 namespace layers {
 
-// At stride 1, the faster order for `s` at the widest SIMD width of this
-// CPU: both orders timed on one image's MeasuredShiftedConvPart on the
-// calling thread, the fastest of kMeasuredRuns runs each, once per shape and
-// process (later calls return the first answer). With a stride, where the
-// orders sum in different orders, PreferredShiftedConvOrder(s).
+// The faster order for `s` at the widest SIMD width of this CPU: both
+// orders timed on one image's MeasuredShiftedConvPart on the calling thread,
+// the fastest of kMeasuredRuns runs each, once per shape and process (later
+// calls return the first answer).
 ShiftedConvOrder MeasuredShiftedConvOrder(const ShiftedConvShape& s);
 constexpr int kMeasuredRuns = 3;
 

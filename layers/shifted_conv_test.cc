@@ -244,32 +244,6 @@ const Case kCases[] = {
     {3, 4, 17, 16, 3, 3, 1, 0, 1, 1, 3},
 };
 
-TEST(ShiftedConvTest, PreferredOrderFollowsWhatKPositionsWouldDrop) {
-  // {channels, out_channels, height, width, kernel, kernel, pad, pad, 1, 1}
-  const Case resnet_7x7{64, 64, 7, 7, 3, 3, 1, 1, 1, 1};      // 72 dropped
-  const Case bn_cnn_14x14{32, 64, 14, 14, 3, 3, 1, 1, 1, 1};  // 19
-  const Case lenet_conv1{1, 32, 28, 28, 5, 5, 2, 2, 1, 1};    // 1.7
-  const Case wide_28x28{32, 32, 28, 28, 3, 3, 1, 1, 1, 1};    // 10
-  const Case lenet_conv2{32, 64, 14, 14, 5, 5, 2, 2, 1, 1};   // 100
-  const Case narrow_7x7{64, 16, 7, 7, 3, 3, 1, 1, 1, 1};
-  const auto order = [](const Case& k, SimdWidth simd) {
-    return PreferredShiftedConvOrder(k.Forward(0), simd);
-  };
-  constexpr auto kChannels = ShiftedConvOrder::kChannels;
-  constexpr auto kPositions = ShiftedConvOrder::kPositions;
-  EXPECT_EQ(order(resnet_7x7, SimdWidth::kAvx2), kChannels);
-  EXPECT_EQ(order(bn_cnn_14x14, SimdWidth::kAvx2), kChannels);
-  EXPECT_EQ(order(lenet_conv2, SimdWidth::kAvx2), kChannels);
-  EXPECT_EQ(order(lenet_conv1, SimdWidth::kAvx2), kPositions);
-  EXPECT_EQ(order(wide_28x28, SimdWidth::kAvx2), kPositions);
-  EXPECT_EQ(order(narrow_7x7, SimdWidth::kAvx2), kPositions);
-  // AVX-512: kChannels only on planes of 100 pixels or more, dropping 10%.
-  EXPECT_EQ(order(lenet_conv2, SimdWidth::kAvx512), kChannels);
-  EXPECT_EQ(order(resnet_7x7, SimdWidth::kAvx512), kPositions);
-  EXPECT_EQ(order(bn_cnn_14x14, SimdWidth::kAvx512), kPositions);
-  EXPECT_EQ(order(lenet_conv1, SimdWidth::kAvx512), kPositions);
-}
-
 TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
@@ -293,14 +267,13 @@ TEST(ShiftedConvTest, ForwardMatchesTheDefinition) {
   }
 }
 
-// At stride 1 both orders sum each output's products in wmat's row order,
-// one fused multiply-add at a time from 0: the same bits, so a plan may
-// take either by speed alone (MeasuredShiftedConvOrder).
-TEST(ShiftedConvTest, BothOrdersGiveTheSameBitsAtStrideOne) {
+// Both orders sum each output's products in wmat's row order, one fused
+// multiply-add at a time from 0: the same bits, so that a plan may take
+// either by its speed alone (MeasuredShiftedConvOrder).
+TEST(ShiftedConvTest, BothOrdersGiveTheSameBits) {
   test::ScopedTestSeed seed;
   std::mt19937 engine(seed.value());
   for (const Case& k : kCases) {
-    if (k.stride > 1) continue;  // kPositions takes the taps phase by phase
     SCOPED_TRACE(k.Describe());
     const std::vector<float> in =
         RandomFloats(k.channels * k.height * k.width, &engine);
