@@ -7,9 +7,9 @@
 // kChannels was 1.10x faster on LeNet's conv2 (32 -> 64 channels, 14x14 in
 // rows of 16) and kPositions 1.69x on LeNet's 1-channel conv1 and 1.09x on
 // a 32-channel 28x28; on Zen 1 (AVX2) kChannels is faster on every shape of
-// the ResNet, by 1.06x on its 16-channel 28x28 (which a rule gave to
-// kPositions) to 1.5x on its 64-channel 7x7, and kPositions on LeNet's
-// conv1.
+// the ResNet, by 1.06x on its 16-channel 28x28 (which a rule fitted to the
+// others gave to kPositions) to 1.32x on its 64-channel 7x7, and kPositions
+// 1.03x on LeNet's conv1.
 //
 // Example:
 //   const ShiftedConvOrder order = MeasuredShiftedConvOrder(shape);
