@@ -35,16 +35,6 @@ TEST(ShiftedConvOrderTest, LargeImagesAreMeasuredOnTheirFirstRows) {
   EXPECT_EQ(part.out_width, kLarge.out_width);
 }
 
-TEST(ShiftedConvOrderTest, AShapeIsMeasuredOnceAndKeepsItsOrder) {
-  // The ResNet's 16 -> 32 stride-2 3x3 conv on 28x28, on its phase planes.
-  ShiftedConvShape strided{16, 32, 3, 3, 1, 1, 15, 15, 14};
-  strided.stride_y = strided.stride_x = 2;
-  for (const ShiftedConvShape& s : {kSmall, strided}) {
-    const ShiftedConvOrder first = MeasuredShiftedConvOrder(s);
-    for (int i = 0; i < 5; ++i) EXPECT_EQ(MeasuredShiftedConvOrder(s), first);
-  }
-}
-
 }  // namespace
 }  // namespace layers
 }  // namespace umbra

@@ -99,10 +99,9 @@ class ShiftedConvPlan {
   // Floats of one group's transposed weight gradient accumulators.
   index_t TransposedWeightsSize() const;
   // Runs `shape` in `order` with its pair `offsets` and `packed` group by
-  // group in task
-  // `task` (the weights for group g at g * their packed size): pads `planes`
-  // (shape.channels * ngroup of height x width, padded by pad_y, pad_x) into
-  // `padded` and convolves it into `out`.
+  // group in task `task` (the weights for group g at g * their packed
+  // size): pads `planes` (shape.channels * ngroup of height x width, padded
+  // by pad_y, pad_x) into `padded` and convolves it into `out`.
   void Run(index_t task, const ShiftedConvShape& shape, ShiftedConvOrder order,
            const std::vector<int64_t>& offsets,
            const std::vector<float>& packed, const float* planes,
