@@ -3,14 +3,19 @@
 
 What it measures
   images/s of training rounds (passes over the 60000 Fashion-MNIST training
-  images, batch size 64) for the same net on both sides:
+  images, at the config's batch size) for the same net on both sides:
 
   * PyTorch (Debian's python3-torch 1.13, run with /usr/bin/python3): the net
     of train/configs/fashion_mnist_{mlp,lenet,resnet,bn_cnn}.conf (--net
-    mlp, lenet, resnet, bncnn) rebuilt in torch.nn (same layer sizes, pad,
-    ReLU, batch norm, dropout, softmax cross-entropy, He fan-in init, SGD
-    with momentum 0.9, eta and wd from the config, no wd on biases, cosine
-    schedule over the rounds). One round is what umbra's trainer does
+    mlp, lenet, resnet, bncnn; batch 64) or of cxxnet's own
+    train/configs/cxxnet/MNIST.conf and MNIST_CONV.conf (--net
+    cxxnet_mnist, cxxnet_mnist_conv; batch 100, the latter with dev=cpu)
+    rebuilt in torch.nn (same layer sizes, pad, ReLU or sigmoid, batch
+    norm, dropout, pooling with cxxnet's output size, softmax cross-entropy,
+    the config's init: He fan-in, or Gaussian and Xavier as umbra draws
+    them; SGD with momentum 0.9, eta and wd from the config, no wd on
+    biases, a cosine schedule over the rounds or cxxnet's constant rate).
+    One round is what umbra's trainer does
     in one: a new shuffle, then for every batch the gather of the batch,
     forward, loss, the train error (eval_train = 1), backward and the update;
     the last partial batch is filled with the first images of the next pass
@@ -56,14 +61,16 @@ How to run (from the repository root, as the user that builds umbra)
       --tune_batches 100
   /usr/bin/python3 tools/compare_pytorch.py --net bncnn --rounds 1 --reps 3 \\
       --threads 2 --blas_threads 1
+  /usr/bin/python3 tools/compare_pytorch.py --net cxxnet_mnist_conv \\
+      --rounds 2 --reps 3
 
   --net both runs the MLP, then LeNet. The last lines are the table:
-  net, PyTorch best images/s (setting), umbra images/s, ratio umbra/PyTorch
-  (of the medians), and the median of each repetition's own ratio (PyTorch's
-  best setting and umbra run a minute apart, so a drift of the machine's
-  speed cancels in it). Both sides inherit the environment, OPENBLAS_CORETYPE
-  included (printed with the table): with it set, OpenBLAS runs those
-  kernels for both, whatever the CPU has.
+  net, batch, PyTorch best images/s (setting), umbra images/s, ratio
+  umbra/PyTorch (of the medians), and the median of each repetition's own
+  ratio (PyTorch's best setting and umbra run a minute apart, so a drift of
+  the machine's speed cancels in it). Both sides inherit the environment,
+  OPENBLAS_CORETYPE included (printed with the table): with it set, OpenBLAS
+  runs those kernels for both, whatever the CPU has.
 """
 
 import argparse
@@ -82,14 +89,16 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA_DIR = "/usr/share/datasets/fashion-mnist"
-BATCH_SIZE = 64
 # Where `bazel build -c opt //train` puts the trainer. bazel-bin follows the
 # latest build of any configuration, so it may hold an unoptimised one.
 OPT_TRAIN_BINARY = "bazel-out/k8-opt/bin/train/train"
 
-# From train/configs/fashion_mnist_{mlp,lenet,resnet,bn_cnn}.conf. bn_wd:
-# whether batch_norm's gamma decays (bn_cnn sets gamma:wd = 0); biases and
-# beta never do.
+# From train/configs/fashion_mnist_{mlp,lenet,resnet,bn_cnn}.conf and
+# train/configs/cxxnet/MNIST{,_CONV}.conf. batch: batch_size (64 unless
+# given). max_step: the cosine schedule's rounds (lr:max_step); none: a
+# constant rate. bn_wd: whether batch_norm's gamma decays (bn_cnn sets
+# gamma:wd = 0); biases and beta never do. umbra_args: overrides umbra
+# needs to train the config on the CPU.
 NETS = {
     "mlp": {"config": "train/configs/fashion_mnist_mlp.conf",
             "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10},
@@ -101,7 +110,17 @@ NETS = {
     "bncnn": {"config": "train/configs/fashion_mnist_bn_cnn.conf",
               "eta": 0.05, "wd": 0.0005, "momentum": 0.9, "max_step": 15,
               "bn_wd": False},
+    "cxxnet_mnist": {"config": "train/configs/cxxnet/MNIST.conf",
+                     "batch": 100, "eta": 0.1, "wd": 0.0, "momentum": 0.9},
+    "cxxnet_mnist_conv": {"config": "train/configs/cxxnet/MNIST_CONV.conf",
+                          "batch": 100, "eta": 0.1, "wd": 0.0,
+                          "momentum": 0.9, "umbra_args": ["dev=cpu"]},
 }
+FLAT_INPUT_NETS = ("mlp", "cxxnet_mnist")
+
+
+def batch_size(net):
+    return NETS[net].get("batch", 64)
 
 
 # --------------------------------------------------------------------------
@@ -203,8 +222,46 @@ def bn_cnn(torch):
         nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(256, 10))
 
 
+def cxxnet_mnist(torch):
+    """cxxnet's MNIST.conf: fc 100, sigmoid, fc 10; Gaussian init, sigma
+    0.01; biases 0."""
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(784, 100), nn.Sigmoid(),
+                          nn.Linear(100, 10))
+    for m in model.modules():
+        if isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, 0.0, 0.01)
+            nn.init.zeros_(m.bias)
+    return model
+
+
+def cxxnet_mnist_conv(torch):
+    """cxxnet's MNIST_CONV.conf: conv 3x3 stride 2 pad 1 (32, with bias,
+    Xavier: uniform within sqrt(3 / (fan in + fan out)) as umbra draws it),
+    max pool 3x3 stride 2 (cxxnet's output size: 14 -> 7, ceil_mode),
+    dropout 0.5, fc 100, sigmoid, fc 10 (Gaussian, sigma 0.01); biases 0."""
+    nn = torch.nn
+    conv = nn.Conv2d(1, 32, 3, stride=2, padding=1)
+    model = nn.Sequential(
+        conv, nn.MaxPool2d(3, 2, ceil_mode=True), nn.Flatten(),
+        nn.Dropout(0.5), nn.Linear(32 * 7 * 7, 100), nn.Sigmoid(),
+        nn.Linear(100, 10))
+    bound = math.sqrt(3.0 / (1 * 3 * 3 + 32))
+    nn.init.uniform_(conv.weight, -bound, bound)
+    for m in model.modules():
+        if isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, 0.0, 0.01)
+        if isinstance(m, (nn.Linear, nn.Conv2d)):
+            nn.init.zeros_(m.bias)
+    return model
+
+
 def build_net(torch, net):
     nn = torch.nn
+    if net == "cxxnet_mnist":
+        return cxxnet_mnist(torch)
+    if net == "cxxnet_mnist_conv":
+        return cxxnet_mnist_conv(torch)
     if net == "resnet":
         model = resnet(torch)
     elif net == "bncnn":
@@ -238,7 +295,8 @@ def worker(args):
     torch.set_num_interop_threads(args.w_interop)
     torch.manual_seed(0)
     spec = NETS[args.net]
-    x, y = load_fashion_mnist(torch, flat=args.net == "mlp")
+    x, y = load_fashion_mnist(torch, flat=args.net in FLAT_INPUT_NETS)
+    batch = batch_size(args.net)
     n = x.shape[0]
     model = build_net(torch, args.net)
     # Weight decay on the weights (and batch_norm's gamma unless bn_wd is
@@ -256,12 +314,13 @@ def worker(args):
     loss_fn = torch.nn.CrossEntropyLoss()
     model.train()
     per_round = []
-    batches_per_round = math.ceil(n / BATCH_SIZE)
+    batches_per_round = math.ceil(n / batch)
     if args.max_batches > 0:
         batches_per_round = min(batches_per_round, args.max_batches)
     for rnd in range(args.rounds):
-        lr = spec["eta"] * 0.5 * (1 + math.cos(math.pi * rnd /
-                                               spec["max_step"]))
+        lr = spec["eta"]
+        if "max_step" in spec:
+            lr *= 0.5 * (1 + math.cos(math.pi * rnd / spec["max_step"]))
         for group in opt.param_groups:
             group["lr"] = lr
         start = time.perf_counter()
@@ -269,10 +328,10 @@ def worker(args):
         images = 0
         wrong = 0
         for b in range(batches_per_round):
-            idx = order[b * BATCH_SIZE:(b + 1) * BATCH_SIZE]
+            idx = order[b * batch:(b + 1) * batch]
             real = idx.shape[0]
-            if real < BATCH_SIZE:  # round_batch = 1
-                idx = torch.cat([idx, torch.randperm(n)[:BATCH_SIZE - real]])
+            if real < batch:  # round_batch = 1
+                idx = torch.cat([idx, torch.randperm(n)[:batch - real]])
             xb = x.index_select(0, idx)
             if "pad" in spec:
                 xb = shift_and_mirror(torch, xb, spec["pad"])
@@ -345,7 +404,8 @@ def run_umbra(binary, net, rounds, extra):
     with tempfile.TemporaryDirectory(prefix="umbra_cmp_") as model_dir:
         cmd = [binary, os.path.join(REPO, NETS[net]["config"]),
                "num_round=%d" % rounds, "save_model=0", "silent=1",
-               "model_dir=" + model_dir] + extra
+               "model_dir=" + model_dir] + NETS[net].get("umbra_args",
+                                                          []) + extra
         proc = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     figures = []
@@ -490,16 +550,16 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print()
-    print("batch size %d, %d rounds x %d reps each side, nproc %d, "
-          "load average %s, OPENBLAS_CORETYPE %s (both sides)" %
-          (BATCH_SIZE, args.rounds, args.reps, os.cpu_count(), loadavg(),
+    print("%d rounds x %d reps each side, nproc %d, load average %s, "
+          "OPENBLAS_CORETYPE %s (both sides)" %
+          (args.rounds, args.reps, os.cpu_count(), loadavg(),
            os.environ.get("OPENBLAS_CORETYPE", "unset")))
-    print("| net | PyTorch best images/s (setting) | umbra images/s | "
+    print("| net | batch | PyTorch best images/s (setting) | umbra images/s | "
           "umbra / PyTorch | median of the per-rep ratios |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for net, best, name, umbra, paired in rows:
-        print("| %s | %.0f (%s) | %.0f | %.2fx | %.2fx |" %
-              (net, best, name, umbra, umbra / best, paired))
+        print("| %s | %d | %.0f (%s) | %.0f | %.2fx | %.2fx |" %
+              (net, batch_size(net), best, name, umbra, umbra / best, paired))
 
 
 if __name__ == "__main__":
