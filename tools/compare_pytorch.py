@@ -401,11 +401,11 @@ ROUND_LINE = re.compile(r"^\[(\d+)\]\s.*images/s:([0-9.]+)")
 
 
 def run_umbra(binary, net, rounds, extra):
+    overrides = NETS[net].get("umbra_args", []) + extra
     with tempfile.TemporaryDirectory(prefix="umbra_cmp_") as model_dir:
         cmd = [binary, os.path.join(REPO, NETS[net]["config"]),
                "num_round=%d" % rounds, "save_model=0", "silent=1",
-               "model_dir=" + model_dir] + NETS[net].get("umbra_args",
-                                                          []) + extra
+               "model_dir=" + model_dir] + overrides
         proc = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     figures = []
