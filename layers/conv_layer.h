@@ -19,7 +19,7 @@
 // im2col + one matrix product per group (in float the forward's and the
 // input gradient's on StridedGemm, which packs nothing: OpenBLAS's packing
 // weighed on products this small, and the one-channel stems of the ResNet
-// and bn_cnn run their forward 1.15-1.25x faster): the patch matrices of
+// and bn_cnn run their forward 1.15-1.26x faster): the patch matrices of
 // the images in flight take at most temp_col_max * 2^18 elements together,
 // but at least one image (temp_col_max = 0: one image at a time). They are
 // allocated once in Setup and reused by every Forward and Backprop; when
