@@ -97,11 +97,13 @@ OPT_TRAIN_BINARY = "bazel-out/k8-opt/bin/train/train"
 # train/configs/cxxnet/MNIST{,_CONV}.conf. batch: batch_size (64 unless
 # given). max_step: the cosine schedule's rounds (lr:max_step); none: a
 # constant rate. bn_wd: whether batch_norm's gamma decays (bn_cnn sets
-# gamma:wd = 0); biases and beta never do. umbra_args: overrides umbra
-# needs to train the config on the CPU.
+# gamma:wd = 0); biases and beta never do. flat: the images as rows of 784
+# (input_flat). umbra_args: overrides umbra needs to train the config on
+# the CPU.
 NETS = {
     "mlp": {"config": "train/configs/fashion_mnist_mlp.conf",
-            "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10},
+            "eta": 0.05, "wd": 0.0001, "momentum": 0.9, "max_step": 10,
+            "flat": True},
     "lenet": {"config": "train/configs/fashion_mnist_lenet.conf",
               "eta": 0.03, "wd": 0.0005, "momentum": 0.9, "max_step": 15},
     "resnet": {"config": "train/configs/fashion_mnist_resnet.conf",
@@ -111,12 +113,12 @@ NETS = {
               "eta": 0.05, "wd": 0.0005, "momentum": 0.9, "max_step": 15,
               "bn_wd": False},
     "cxxnet_mnist": {"config": "train/configs/cxxnet/MNIST.conf",
-                     "batch": 100, "eta": 0.1, "wd": 0.0, "momentum": 0.9},
+                     "batch": 100, "eta": 0.1, "wd": 0.0, "momentum": 0.9,
+                     "flat": True},
     "cxxnet_mnist_conv": {"config": "train/configs/cxxnet/MNIST_CONV.conf",
                           "batch": 100, "eta": 0.1, "wd": 0.0,
                           "momentum": 0.9, "umbra_args": ["dev=cpu"]},
 }
-FLAT_INPUT_NETS = ("mlp", "cxxnet_mnist")
 
 
 def batch_size(net):
@@ -295,7 +297,7 @@ def worker(args):
     torch.set_num_interop_threads(args.w_interop)
     torch.manual_seed(0)
     spec = NETS[args.net]
-    x, y = load_fashion_mnist(torch, flat=args.net in FLAT_INPUT_NETS)
+    x, y = load_fashion_mnist(torch, flat=spec.get("flat", False))
     batch = batch_size(args.net)
     n = x.shape[0]
     model = build_net(torch, args.net)
