@@ -150,15 +150,40 @@ void ApplyMomentumRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
   }
 }
 
+// The scalars of an Adam step on the cpu (FusedAdamStepCpu).
+template <typename DType>
+struct AdamStepScalars {
+  DType clip, lr, wd, beta1, beta2, epsilon;
+  AdamScalars bias;
+};
+
+// On the cpu, AdamStep in one pass over w, m, v and g that also sets g to
+// zero, for the reason FusedMomentumStepCpu is one pass: the expressions
+// took three and the clearing a fourth (//train/optim:update_steps_bench,
+// 2-core Zen 5: 2.8x faster on the MLP's fc1, 2.6-3.1x on LeNet's, 2.4x on
+// 16M weights).
+template <typename DType>
+void FusedAdamStepCpu(Tensor<cpu, 1, DType> w, Tensor<cpu, 1, DType> m,
+                      Tensor<cpu, 1, DType> v, Tensor<cpu, 1, DType> g,
+                      const AdamStepScalars<DType>& scalars, bool decoupled);
+
 template <typename xpu, typename DType>
 void ApplyAdamRule(Tensor<xpu, 1, DType> w, Tensor<xpu, 1, DType> m,
                    Tensor<xpu, 1, DType> v, Tensor<xpu, 1, DType> g, DType clip,
                    DType lr, DType wd, DType beta1, DType beta2, DType epsilon,
                    long t, bool decoupled) {
-  WithGradient(g, clip, [&](const auto& grad) {
-    AdamStep(w, m, v, grad, lr, wd, beta1, beta2, epsilon, t, decoupled);
-  });
-  g = DType(0);
+  if constexpr (std::is_same<xpu, cpu>::value) {
+    FusedAdamStepCpu(
+        w, m, v, g,
+        AdamStepScalars<DType>{clip, lr, wd, beta1, beta2, epsilon,
+                               AdamScalars::At(lr, beta1, beta2, t)},
+        decoupled);
+  } else {
+    WithGradient(g, clip, [&](const auto& grad) {
+      AdamStep(w, m, v, grad, lr, wd, beta1, beta2, epsilon, t, decoupled);
+    });
+    g = DType(0);
+  }
 }
 
 template <typename xpu, typename DType>
