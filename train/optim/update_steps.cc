@@ -154,6 +154,7 @@ template void FusedAdamStepCpu<double>(Tensor<cpu, 1, double>,
                                        Tensor<cpu, 1, double>,
                                        Tensor<cpu, 1, double>,
                                        const AdamStepScalars<double>&, bool);
+
 UMBRA_OPTIM_INSTANTIATE_RULES(cpu, float);
 UMBRA_OPTIM_INSTANTIATE_RULES(cpu, double);
 
