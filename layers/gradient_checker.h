@@ -131,7 +131,8 @@ class GradientChecker {
   StandaloneLayer<cpu, DType>& net() { return *net_; }
 
   // The objective at the current inputs and weights (runs Forward(true)),
-  // and in *magnitude the sum of its terms' magnitudes.
+  // and in *magnitude the sum of its terms' magnitudes (a loss's own
+  // magnitude: its terms are the layer's).
   double Objective(double* magnitude = nullptr) {
     RestoreInputs();
     net_->rnd().Seed(int(seed_) + 1);
