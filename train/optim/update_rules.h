@@ -160,7 +160,7 @@ struct AdamStepScalars {
 // On the cpu, AdamStep in one pass over w, m, v and g that also sets g to
 // zero, for the reason FusedMomentumStepCpu is one pass: the expressions
 // took three and the clearing a fourth (//train/optim:update_steps_bench,
-// 2-core Zen 5: 2.8x faster on the MLP's fc1, 2.6-3.1x on LeNet's, 2.4x on
+// 2-core Zen 5: 2.8x faster on the MLP's fc1, 2.6-3.2x on LeNet's, 2.4x on
 // 16M weights).
 template <typename DType>
 void FusedAdamStepCpu(Tensor<cpu, 1, DType> w, Tensor<cpu, 1, DType> m,
