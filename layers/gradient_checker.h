@@ -146,8 +146,9 @@ class GradientChecker {
         Tensor<cpu, 1, DType> out = Flat(net_->out(j).data);
         Tensor<cpu, 1, DType> r = Flat(projections_[j]);
         for (index_t e = 0; e < out.size(0); ++e) {
-          sum += double(out[e]) * r[e];
-          sum_of_magnitudes += std::fabs(double(out[e]) * r[e]);
+          const double term = double(out[e]) * r[e];
+          sum += term;
+          sum_of_magnitudes += std::fabs(term);
         }
       }
     }
